@@ -1,0 +1,53 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paintings } from "@atelier/catalogue";
+import { launchChromium } from "./support/chromium.ts";
+import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+
+let server: RunningAtelierServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startAtelierServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const publicPaths = [
+  "/",
+  "/paintings",
+  "/about",
+  "/events",
+  "/expositions",
+  "/contact",
+  "/privacy-policy",
+  "/Licence",
+  "/no-such-page",
+  ...paintings.map((painting) => `/${painting.id}`),
+  `/${paintings[0]!.id}/image/1`,
+];
+
+describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {
+  it.each(publicPaths)("should have no accessibility violations on %s", async (path) => {
+    const context = await browser.newContext();
+    await context.addInitScript((themeName) => window.localStorage.setItem("theme", themeName), theme);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.origin}${path}`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      expect(await page.evaluate(() => document.documentElement.dataset.theme ?? "light")).toBe(theme);
+      // Wait for the fade-in, so colour contrast is measured on the final colours.
+      await page.waitForTimeout(350);
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+      expect(summary).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./support/chromium.ts";
+import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+
+let server: RunningAtelierServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startAtelierServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function fillContactForm(page: Page, message: string) {
+  await page.getByLabel("Name").fill("Ada Lovelace");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Message").fill(message);
+}
+
+async function solveCaptcha(page: Page) {
+  // The real proof of work, solved by the widget in the page.
+  await page.locator("altcha-widget input[type=checkbox]").check();
+  await page.waitForFunction(() => {
+    const button = [...document.querySelectorAll("button[type=submit]")].find((element) => element.textContent === "Send");
+    return button instanceof HTMLButtonElement && !button.disabled;
+  }, undefined, { timeout: 30_000 });
+}
+
+describe("given a visitor on the contact page", () => {
+  it("should keep Send disabled until the captcha is solved, then send the message to the painter's inbox", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.origin}/contact`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      expect(await page.getByLabel("Message").getAttribute("rows")).toBe("5");
+      await fillContactForm(page, "I would like to see Janus Unmasked in person.");
+      const send = page.getByRole("button", { name: "Send" });
+      expect(await send.isDisabled()).toBe(true);
+      expect(await page.getByText("Please complete the captcha verification").count()).toBe(1);
+
+      await solveCaptcha(page);
+      await send.click();
+      await page.getByText("Thank you", { exact: false }).waitFor();
+      expect(await page.getByLabel("Message").inputValue()).toBe("");
+      expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+
+      const outbox = (await (await fetch(`${server.origin}/dev/outbox`)).json()) as unknown;
+      expect(JSON.stringify(outbox)).toContain("I would like to see Janus Unmasked in person.");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("should show the network error when the message cannot be sent, and the server's message when refused", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.origin}/contact`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+
+      await page.route("**/messages/contact/", (route) => route.abort("connectionrefused"));
+      await fillContactForm(page, "First try");
+      await solveCaptcha(page);
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByText("Network error. Please try again.").waitFor();
+      expect(await page.getByLabel("Message").inputValue()).toBe("First try");
+
+      await page.unroute("**/messages/contact/");
+      await page.route("**/messages/contact/", (route) =>
+        route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ message: "The inbox is full. Please phone us." }) }),
+      );
+      await solveCaptcha(page);
+      await page.getByRole("button", { name: "Send" }).click();
+      await page.getByText("The inbox is full. Please phone us.").waitFor();
+
+      const outbox = (await (await fetch(`${server.origin}/dev/outbox`)).json()) as unknown;
+      expect(JSON.stringify(outbox)).not.toContain("First try");
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { ConfigurationError, developmentSecretKey, loadConfiguration } from "./config.ts";
+
+function captureConfigurationProblems(environment: Record<string, string>): readonly string[] {
+  try {
+    loadConfiguration(environment);
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      return error.problems;
+    }
+    throw error;
+  }
+  throw new Error("Expected loadConfiguration to throw a ConfigurationError.");
+}
+
+const completeProductionEnvironment = {
+  NODE_ENV: "production",
+  SECRET_KEY: "a-production-secret-that-is-long-enough-0123456789",
+  SMTP_URL: "smtp://user:password@mail.example.ch:587",
+  MAIL_FROM: "Atelier <atelier@example.ch>",
+  CONTACT_RECIPIENT: "painter@example.ch",
+  PUBLIC_ORIGIN: "https://atelier.example.ch",
+};
+
+describe("given no environment variables", () => {
+  const configuration = loadConfiguration({});
+
+  it("should run in development on port 3000 of every interface", () => {
+    expect(configuration.environment).toBe("development");
+    expect(configuration.port).toBe(3000);
+    expect(configuration.host).toBe("0.0.0.0");
+    expect(configuration.publicOrigin).toBe("http://localhost:3000");
+  });
+
+  it("should use SQLite in the repository's data folder and the web build beside this app", () => {
+    expect(configuration.databaseUrl).toBeNull();
+    expect(configuration.dataDirectory).toMatch(/[/\\]data$/);
+    expect(configuration.webBuildDirectory).toMatch(/apps[/\\]web[/\\]build[/\\]client$/);
+  });
+
+  it("should use the development outbox, the development secret, ALTCHA and no analytics", () => {
+    expect(configuration.smtpUrl).toBeNull();
+    expect(configuration.secretKey).toBe(developmentSecretKey);
+    expect(configuration.captcha).toEqual({ provider: "altcha", maximumNumber: 20_000 });
+    expect(configuration.analytics).toBeNull();
+  });
+
+  it("should allow 5 contact messages per 10 minutes and not trust proxy headers", () => {
+    expect(configuration.contactRateLimit).toEqual({ maximumRequests: 5, windowMilliseconds: 600_000 });
+    expect(configuration.trustProxy).toBe(false);
+  });
+});
+
+describe("given explicit settings", () => {
+  it("should read each of them", () => {
+    const configuration = loadConfiguration({
+      PORT: "4100",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/atelier",
+      CAPTCHA_PROVIDER: "recaptcha",
+      RECAPTCHA_SITE_KEY: "site-key",
+      RECAPTCHA_SECRET_KEY: "secret-key",
+      ANALYTICS_SCRIPT_URL: "https://plausible.io/js/script.js",
+      ANALYTICS_DOMAIN: "atelier.example.ch",
+      CONTACT_RATE_LIMIT: "3/1h",
+      TRUST_PROXY: "true",
+    });
+    expect(configuration.publicOrigin).toBe("http://localhost:4100");
+    expect(configuration.databaseUrl).toBe("postgres://postgres@127.0.0.1:5432/atelier");
+    expect(configuration.captcha).toEqual({ provider: "recaptcha", siteKey: "site-key", secretKey: "secret-key" });
+    expect(configuration.analytics).toEqual({ scriptUrl: "https://plausible.io/js/script.js", domain: "atelier.example.ch" });
+    expect(configuration.contactRateLimit).toEqual({ maximumRequests: 3, windowMilliseconds: 3_600_000 });
+    expect(configuration.trustProxy).toBe(true);
+  });
+
+  it("should treat empty values as unset", () => {
+    expect(loadConfiguration({ PORT: "", SMTP_URL: " " }).port).toBe(3000);
+  });
+
+  it("should list every malformed value in one error", () => {
+    const problems = captureConfigurationProblems({ PORT: "eighty", DATABASE_URL: "mysql://x", CONTACT_RATE_LIMIT: "lots", NODE_ENV: "staging" });
+    expect(problems).toEqual([
+      "NODE_ENV must be development, test or production.",
+      "PORT must be a whole number.",
+      "DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR).",
+      expect.stringContaining("CONTACT_RATE_LIMIT must look like 5/10m"),
+    ]);
+  });
+
+  it("should refuse recaptcha without keys in any environment", () => {
+    expect(captureConfigurationProblems({ CAPTCHA_PROVIDER: "recaptcha" })).toEqual([expect.stringContaining("set both RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY")]);
+  });
+});
+
+describe("given production", () => {
+  it("should start with a complete configuration", () => {
+    const configuration = loadConfiguration(completeProductionEnvironment);
+    expect(configuration.environment).toBe("production");
+    expect(configuration.publicOrigin).toBe("https://atelier.example.ch");
+  });
+
+  it("should refuse the development outbox and name SMTP_URL", () => {
+    const { SMTP_URL: _smtpUrl, ...environment } = completeProductionEnvironment;
+    expect(captureConfigurationProblems(environment)).toEqual([expect.stringContaining("SMTP_URL is missing, so mail would go to the development outbox")]);
+  });
+
+  it("should refuse a missing SECRET_KEY", () => {
+    const { SECRET_KEY: _secretKey, ...environment } = completeProductionEnvironment;
+    expect(captureConfigurationProblems(environment)).toEqual([expect.stringContaining("SECRET_KEY is missing")]);
+  });
+
+  it("should refuse the development SECRET_KEY", () => {
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, SECRET_KEY: developmentSecretKey })).toEqual([
+      expect.stringContaining("SECRET_KEY is the development default"),
+    ]);
+  });
+
+  it("should refuse recaptcha without keys", () => {
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, CAPTCHA_PROVIDER: "recaptcha" })).toEqual([
+      expect.stringContaining("CAPTCHA_PROVIDER is recaptcha"),
+    ]);
+  });
+
+  it("should name every missing production setting at once", () => {
+    const problems = captureConfigurationProblems({ NODE_ENV: "production" });
+    expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["SECRET_KEY", "SMTP_URL", "CONTACT_RECIPIENT", "MAIL_FROM", "PUBLIC_ORIGIN"]);
+  });
+});

@@ -1,0 +1,194 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as v from "valibot";
+
+/** The folder of this package (`apps/server`), used to resolve default paths. */
+const serverPackageDirectory = fileURLToPath(new URL("..", import.meta.url));
+
+export const developmentSecretKey = "atelier-development-secret-key-never-use-in-production";
+export const minimumProductionSecretKeyLength = 32;
+
+export type EnvironmentName = "development" | "test" | "production";
+
+export type CaptchaConfiguration =
+  | { provider: "altcha"; maximumNumber: number }
+  | { provider: "recaptcha"; siteKey: string; secretKey: string };
+
+export type AnalyticsConfiguration = { scriptUrl: string; domain: string };
+
+export type RateLimitConfiguration = { maximumRequests: number; windowMilliseconds: number };
+
+/** The server's settings, read once from environment variables (see CONFIGURATION.md). */
+export type Configuration = {
+  environment: EnvironmentName;
+  port: number;
+  host: string;
+  publicOrigin: string;
+  dataDirectory: string;
+  /** A `postgres://` URL, or `null` for SQLite in `dataDirectory`. */
+  databaseUrl: string | null;
+  webBuildDirectory: string;
+  secretKey: string;
+  /** An SMTP URL for nodemailer, or `null` for the development outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  contactRecipient: string;
+  captcha: CaptchaConfiguration;
+  analytics: AnalyticsConfiguration | null;
+  contactRateLimit: RateLimitConfiguration;
+  trustProxy: boolean;
+};
+
+/**
+ * The configuration is invalid; `problems` lists every problem as a sentence.
+ *
+ * @example
+ * try { loadConfiguration(process.env) } catch (error) { if (error instanceof ConfigurationError) console.error(error.message) }
+ */
+export class ConfigurationError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`The server configuration is invalid:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
+    this.name = "ConfigurationError";
+    this.problems = problems;
+  }
+}
+
+const integerText = (name: string, minimum: number, maximum: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `${name} must be a whole number.`),
+    v.transform(Number),
+    v.minValue(minimum, `${name} must be at least ${minimum}.`),
+    v.maxValue(maximum, `${name} must be at most ${maximum}.`),
+  );
+
+const urlText = (name: string, example: string) => v.pipe(v.string(), v.url(`${name} must be a full URL such as ${example}.`));
+
+const booleanText = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.picklist(["true", "false", "1", "0"], `${name} must be true or false.`),
+    v.transform((text) => text === "true" || text === "1"),
+  );
+
+const rateLimitText = v.pipe(
+  v.string(),
+  v.regex(/^\d+\/\d+[smh]$/, "CONTACT_RATE_LIMIT must look like 5/10m (at most 5 messages per 10 minutes); units are s, m or h."),
+  v.transform((text): RateLimitConfiguration => {
+    const [countText = "0", windowText = "0s"] = text.split("/");
+    const unitMilliseconds = { s: 1_000, m: 60_000, h: 3_600_000 }[windowText.slice(-1) as "s" | "m" | "h"];
+    return { maximumRequests: Number(countText), windowMilliseconds: Number(windowText.slice(0, -1)) * unitMilliseconds };
+  }),
+  v.check((limit) => limit.maximumRequests > 0 && limit.windowMilliseconds > 0, "CONTACT_RATE_LIMIT must allow at least one message in a window longer than zero."),
+);
+
+/** Every environment variable the server reads; empty values count as unset. */
+const environmentSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(["development", "test", "production"], "NODE_ENV must be development, test or production."), "development"),
+  PORT: v.optional(integerText("PORT", 1, 65_535), "3000"),
+  HOST: v.optional(v.string(), "0.0.0.0"),
+  PUBLIC_ORIGIN: v.optional(urlText("PUBLIC_ORIGIN", "https://atelier.example")),
+  DATA_DIR: v.optional(v.string()),
+  DATABASE_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// (leave it unset to use SQLite in DATA_DIR).")),
+  ),
+  WEB_BUILD_DIR: v.optional(v.string()),
+  SECRET_KEY: v.optional(v.string()),
+  SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://."))),
+  MAIL_FROM: v.optional(v.string()),
+  CONTACT_RECIPIENT: v.optional(v.pipe(v.string(), v.email("CONTACT_RECIPIENT must be an e-mail address."))),
+  CAPTCHA_PROVIDER: v.optional(v.picklist(["altcha", "recaptcha"], "CAPTCHA_PROVIDER must be altcha or recaptcha."), "altcha"),
+  ALTCHA_MAX_NUMBER: v.optional(integerText("ALTCHA_MAX_NUMBER", 10, 10_000_000), "20000"),
+  RECAPTCHA_SITE_KEY: v.optional(v.string()),
+  RECAPTCHA_SECRET_KEY: v.optional(v.string()),
+  ANALYTICS_SCRIPT_URL: v.optional(urlText("ANALYTICS_SCRIPT_URL", "https://plausible.io/js/script.js")),
+  ANALYTICS_DOMAIN: v.optional(v.string()),
+  CONTACT_RATE_LIMIT: v.optional(rateLimitText, "5/10m"),
+  TRUST_PROXY: v.optional(booleanText("TRUST_PROXY"), "false"),
+});
+
+type ParsedEnvironment = v.InferOutput<typeof environmentSchema>;
+
+/**
+ * Reads and checks the configuration from environment variables.
+ * Throws a `ConfigurationError` naming every problem; in production it refuses development stand-ins.
+ *
+ * @example
+ * const configuration = loadConfiguration(process.env);
+ */
+export function loadConfiguration(environment: Record<string, string | undefined>): Configuration {
+  const setVariables = Object.fromEntries(
+    Object.entries(environment).filter((entry): entry is [string, string] => typeof entry[1] === "string" && entry[1].trim() !== "").map(([name, value]) => [name, value.trim()]),
+  );
+  const result = v.safeParse(environmentSchema, setVariables, { abortPipeEarly: true });
+  if (!result.success) {
+    throw new ConfigurationError(result.issues.map((issue) => issue.message));
+  }
+  const parsed = result.output;
+  const problems = findConsistencyProblems(parsed);
+  if (problems.length > 0) {
+    throw new ConfigurationError(problems);
+  }
+  return toConfiguration(parsed);
+}
+
+function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
+  const problems: string[] = [];
+  const isProduction = parsed.NODE_ENV === "production";
+  if (parsed.CAPTCHA_PROVIDER === "recaptcha" && (!parsed.RECAPTCHA_SITE_KEY || !parsed.RECAPTCHA_SECRET_KEY)) {
+    problems.push("CAPTCHA_PROVIDER is recaptcha, so set both RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY (or use CAPTCHA_PROVIDER=altcha, which needs no keys).");
+  }
+  if (Boolean(parsed.ANALYTICS_SCRIPT_URL) !== Boolean(parsed.ANALYTICS_DOMAIN)) {
+    problems.push("Set both ANALYTICS_SCRIPT_URL and ANALYTICS_DOMAIN to turn analytics on, or neither to keep it off.");
+  }
+  if (!isProduction) {
+    return problems;
+  }
+  if (!parsed.SECRET_KEY) {
+    problems.push(`SECRET_KEY is missing; production needs a random secret of at least ${minimumProductionSecretKeyLength} characters (for example: openssl rand -base64 48).`);
+  } else if (parsed.SECRET_KEY === developmentSecretKey) {
+    problems.push("SECRET_KEY is the development default; production needs its own random secret (for example: openssl rand -base64 48).");
+  } else if (parsed.SECRET_KEY.length < minimumProductionSecretKeyLength) {
+    problems.push(`SECRET_KEY is too short; production needs at least ${minimumProductionSecretKeyLength} characters.`);
+  }
+  if (!parsed.SMTP_URL) {
+    problems.push("SMTP_URL is missing, so mail would go to the development outbox; production needs a real SMTP server (smtp://user:password@host:587).");
+  }
+  if (!parsed.CONTACT_RECIPIENT) {
+    problems.push("CONTACT_RECIPIENT is missing; production needs the painter's e-mail address to deliver contact messages.");
+  }
+  if (!parsed.MAIL_FROM) {
+    problems.push("MAIL_FROM is missing; production needs a sender address your SMTP server may send from.");
+  }
+  if (!parsed.PUBLIC_ORIGIN) {
+    problems.push("PUBLIC_ORIGIN is missing; production needs the public address of the site, such as https://atelier.example.");
+  }
+  return problems;
+}
+
+function toConfiguration(parsed: ParsedEnvironment): Configuration {
+  const port = parsed.PORT;
+  const captcha: CaptchaConfiguration =
+    parsed.CAPTCHA_PROVIDER === "recaptcha"
+      ? { provider: "recaptcha", siteKey: parsed.RECAPTCHA_SITE_KEY ?? "", secretKey: parsed.RECAPTCHA_SECRET_KEY ?? "" }
+      : { provider: "altcha", maximumNumber: parsed.ALTCHA_MAX_NUMBER };
+  return {
+    environment: parsed.NODE_ENV,
+    port,
+    host: parsed.HOST,
+    publicOrigin: new URL(parsed.PUBLIC_ORIGIN ?? `http://localhost:${port}`).origin,
+    dataDirectory: path.resolve(parsed.DATA_DIR ?? path.join(serverPackageDirectory, "..", "..", "data")),
+    databaseUrl: parsed.DATABASE_URL ?? null,
+    webBuildDirectory: path.resolve(parsed.WEB_BUILD_DIR ?? path.join(serverPackageDirectory, "..", "web", "build", "client")),
+    secretKey: parsed.SECRET_KEY ?? developmentSecretKey,
+    smtpUrl: parsed.SMTP_URL ?? null,
+    mailFrom: parsed.MAIL_FROM ?? "Atelier <no-reply@atelier.localhost>",
+    contactRecipient: parsed.CONTACT_RECIPIENT ?? "painter@atelier.localhost",
+    captcha,
+    analytics: parsed.ANALYTICS_SCRIPT_URL && parsed.ANALYTICS_DOMAIN ? { scriptUrl: parsed.ANALYTICS_SCRIPT_URL, domain: parsed.ANALYTICS_DOMAIN } : null,
+    contactRateLimit: parsed.CONTACT_RATE_LIMIT,
+    trustProxy: parsed.TRUST_PROXY,
+  };
+}

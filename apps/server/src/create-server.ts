@@ -1,0 +1,122 @@
+import { Hono } from "hono";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import { createAltchaCaptcha } from "./captcha/altcha-captcha.ts";
+import type { Captcha, CaptchaPublicSettings } from "./captcha/captcha.ts";
+import { createCaptchaRoutes } from "./captcha/captcha-routes.ts";
+import { createRecaptchaCaptcha } from "./captcha/recaptcha-captcha.ts";
+import { systemClock, type Clock } from "./clock.ts";
+import type { AnalyticsConfiguration, Configuration } from "./config.ts";
+import { createContactRoutes } from "./contact/contact-routes.ts";
+import type { AtelierDatabase } from "./database/open-database.ts";
+import { HttpError, internalServerErrorMessage } from "./http/http-errors.ts";
+import type { Mailer } from "./mail/mailer.ts";
+import { createOutboxMailer } from "./mail/outbox-mailer.ts";
+import { createOutboxRoutes } from "./mail/outbox-routes.ts";
+import { createSmtpMailer } from "./mail/smtp-mailer.ts";
+import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
+import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
+import { createSiteRoutes } from "./site/site-routes.ts";
+
+/** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
+export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/user", "/stripe"] as const;
+
+export type SiteConfig = {
+  captcha: CaptchaPublicSettings;
+  analytics: AnalyticsConfiguration | null;
+};
+
+export type CreateServerOptions = {
+  configuration: Configuration;
+  /** A migrated database (see `openDatabase` and `migrateToLatest`). */
+  database: AtelierDatabase;
+  /** Defaults to SMTP when `configuration.smtpUrl` is set, else the development outbox. */
+  mailer?: Mailer;
+  /** Defaults to the provider named in `configuration.captcha`. */
+  captcha?: Captcha;
+  clock?: Clock;
+  /** Used by the reCAPTCHA verifier; defaults to the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
+  clientOnlyRoutePatterns?: readonly string[];
+};
+
+/**
+ * Builds the whole HTTP application: APIs first, then the web site. No port is opened; tests call `app.request()`.
+ *
+ * @example
+ * const app = createServer({ configuration: loadConfiguration(process.env), database });
+ * const response = await app.request("/site-config");
+ */
+export function createServer(options: CreateServerOptions): Hono<{ Variables: SecurityHeadersVariables }> {
+  const { configuration, database } = options;
+  const clock = options.clock ?? systemClock;
+  const mailer = options.mailer ?? createDefaultMailer(configuration, database, clock);
+  const captcha = options.captcha ?? createDefaultCaptcha(configuration, database, clock, options.fetch ?? globalThis.fetch);
+  const siteConfig: SiteConfig = { captcha: captcha.publicSettings, analytics: configuration.analytics };
+
+  const app = new Hono<{ Variables: SecurityHeadersVariables }>();
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      return c.json({ message: error.publicMessage }, error.status as 400, error.headers);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ message: error.message || "The request could not be processed." }, error.status);
+    }
+    console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
+    return c.json({ message: internalServerErrorMessage }, 500);
+  });
+
+  app.use(createSecurityHeadersMiddleware(configuration));
+  app.use(compress());
+
+  app.get("/site-config", (c) => {
+    c.header("Cache-Control", "no-cache");
+    return c.json(siteConfig);
+  });
+  app.route("/captcha", createCaptchaRoutes({ captcha }));
+  app.route(
+    "/messages",
+    createContactRoutes({
+      configuration,
+      database,
+      mailer,
+      captcha,
+      rateLimiter: createRateLimiter({ database, scope: "contact", limit: configuration.contactRateLimit, clock }),
+      clock,
+    }),
+  );
+  if (configuration.environment !== "production") {
+    app.route("/dev/outbox", createOutboxRoutes({ database }));
+  }
+
+  for (const prefix of apiPathPrefixes) {
+    app.all(`${prefix}/*`, (c) => {
+      throw new HttpError(404, `There is no API endpoint ${c.req.method} ${c.req.path}.`);
+    });
+  }
+  app.notFound((c) => c.json({ message: `There is nothing to ${c.req.method} at ${c.req.path}.` }, 404));
+
+  app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production" }));
+
+  return app;
+}
+
+function createDefaultMailer(configuration: Configuration, database: AtelierDatabase, clock: Clock): Mailer {
+  if (configuration.smtpUrl) {
+    return createSmtpMailer({ smtpUrl: configuration.smtpUrl, mailFrom: configuration.mailFrom });
+  }
+  return createOutboxMailer({ database, mailFrom: configuration.mailFrom, clock });
+}
+
+function createDefaultCaptcha(configuration: Configuration, database: AtelierDatabase, clock: Clock, fetch: typeof globalThis.fetch): Captcha {
+  const captchaConfiguration = configuration.captcha;
+  switch (captchaConfiguration.provider) {
+    case "altcha":
+      return createAltchaCaptcha({ database, secretKey: configuration.secretKey, maximumNumber: captchaConfiguration.maximumNumber, clock });
+    case "recaptcha":
+      return createRecaptchaCaptcha({ siteKey: captchaConfiguration.siteKey, secretKey: captchaConfiguration.secretKey, fetch });
+    default:
+      return captchaConfiguration satisfies never;
+  }
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from "kysely";
+import { Migrator, type Migration } from "kysely/migration";
+import type { DatabaseSchema } from "./schema.ts";
+
+// Only portable column types (text, integer) and plain indexes: every migration must run on SQLite and PostgreSQL.
+// Migrations receive `Kysely<unknown>` because they must not depend on today's schema types.
+export const migrations: Record<string, Migration> = {
+  "0001-contact-outbox-captcha-rate-limit": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("contact_message")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("name", "text", (column) => column.notNull())
+        .addColumn("email", "text", (column) => column.notNull())
+        .addColumn("message", "text", (column) => column.notNull())
+        .addColumn("ip_address", "text")
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("delivery_status", "text", (column) => column.notNull())
+        .addColumn("delivery_error", "text")
+        .execute();
+      await database.schema.createIndex("contact_message_created_at_index").on("contact_message").column("created_at").execute();
+
+      await database.schema
+        .createTable("outbox_mail")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("to_address", "text", (column) => column.notNull())
+        .addColumn("from_address", "text", (column) => column.notNull())
+        .addColumn("reply_to", "text")
+        .addColumn("subject", "text", (column) => column.notNull())
+        .addColumn("text_body", "text", (column) => column.notNull())
+        .addColumn("html_body", "text")
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("outbox_mail_created_at_index").on("outbox_mail").column("created_at").execute();
+
+      await database.schema
+        .createTable("captcha_spent_challenge")
+        .addColumn("challenge_hash", "text", (column) => column.primaryKey())
+        .addColumn("expires_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("captcha_spent_challenge_expires_at_index").on("captcha_spent_challenge").column("expires_at").execute();
+
+      await database.schema
+        .createTable("rate_limit_hit")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("scope", "text", (column) => column.notNull())
+        .addColumn("client_address", "text", (column) => column.notNull())
+        .addColumn("hit_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("rate_limit_hit_lookup_index").on("rate_limit_hit").columns(["scope", "client_address", "hit_at"]).execute();
+    },
+    async down(database: Kysely<unknown>) {
+      for (const table of ["rate_limit_hit", "captcha_spent_challenge", "outbox_mail", "contact_message"]) {
+        await database.schema.dropTable(table).execute();
+      }
+    },
+  },
+};
+
+/**
+ * Brings the database schema to the latest migration; throws with the failing migration's name.
+ *
+ * @example
+ * await migrateToLatest(database);
+ */
+export async function migrateToLatest(database: Kysely<DatabaseSchema>): Promise<void> {
+  const migrator = new Migrator({ db: database, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failedMigration = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";
+    throw new Error(`The database migration "${failedMigration}" failed. Fix it before starting the server.`, { cause: error });
+  }
+}

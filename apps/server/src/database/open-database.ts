@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DatabaseSchema } from "./schema.ts";
+
+export type DatabaseEngine = "sqlite" | "postgresql";
+
+export type AtelierDatabase = Kysely<DatabaseSchema>;
+
+export type OpenedDatabase = {
+  database: AtelierDatabase;
+  engine: DatabaseEngine;
+  /** A human-readable location for logs, without passwords. */
+  location: string;
+  close: () => Promise<void>;
+};
+
+export const sqliteFileName = "atelier.sqlite";
+
+/**
+ * Opens PostgreSQL when `databaseUrl` is set, otherwise SQLite at `<dataDirectory>/atelier.sqlite`.
+ *
+ * @example
+ * const { database, close } = openDatabase({ databaseUrl: null, dataDirectory: "/tmp/atelier" });
+ */
+export function openDatabase(options: { databaseUrl: string | null; dataDirectory: string; postgresSearchPath?: string }): OpenedDatabase {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.postgresSearchPath ? { options: `-c search_path=${options.postgresSearchPath}` } : {}),
+    });
+    const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(options.databaseUrl);
+    url.password = "";
+    return { database, engine: "postgresql", location: url.toString(), close: () => database.destroy() };
+  }
+  fs.mkdirSync(options.dataDirectory, { recursive: true });
+  const filePath = path.join(options.dataDirectory, sqliteFileName);
+  const sqlite = new SqliteDatabase(filePath);
+  // WAL lets readers proceed while a write is in progress; busy_timeout waits instead of failing under a second process.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { database, engine: "sqlite", location: filePath, close: () => database.destroy() };
+}

@@ -1,0 +1,59 @@
+import { serve } from "@hono/node-server";
+import { ConfigurationError, loadConfiguration } from "./config.ts";
+import { createServer } from "./create-server.ts";
+import { migrateToLatest } from "./database/migrations.ts";
+import { openDatabase } from "./database/open-database.ts";
+
+async function main(): Promise<void> {
+  let configuration;
+  try {
+    configuration = loadConfiguration(process.env);
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      console.error(`${error.message}\nSee apps/server/CONFIGURATION.md for every setting.`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const openedDatabase = openDatabase({ databaseUrl: configuration.databaseUrl, dataDirectory: configuration.dataDirectory });
+  await migrateToLatest(openedDatabase.database);
+  console.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
+  console.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
+
+  const app = createServer({ configuration, database: openedDatabase.database });
+  const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
+    console.info(`Atelier is running at http://localhost:${configuration.port}`);
+  });
+
+  let isClosing = false;
+  const close = (signal: string) => {
+    if (isClosing) {
+      return;
+    }
+    isClosing = true;
+    console.info(`Received ${signal}; closing.`);
+    // Keep-alive connections would hold server.close() open; a deadline makes sure the process ends.
+    const forceExit = setTimeout(() => process.exit(1), 10_000);
+    forceExit.unref();
+    server.close(() => {
+      openedDatabase.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("Closing the database failed.", error);
+          process.exit(1);
+        },
+      );
+    });
+    if ("closeIdleConnections" in server) {
+      server.closeIdleConnections();
+    }
+  };
+  process.on("SIGINT", () => close("SIGINT"));
+  process.on("SIGTERM", () => close("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error("The server could not start.", error);
+  process.exit(1);
+});

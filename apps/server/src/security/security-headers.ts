@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from "hono";
+import type { Configuration } from "../config.ts";
+import { buildContentSecurityPolicy } from "./content-security-policy.ts";
+
+/** Set by the site handler when it serves an HTML page with inline scripts. */
+export type SecurityHeadersVariables = { inlineScriptHashes?: readonly string[] };
+
+/**
+ * Adds the security headers to every response, error responses included.
+ *
+ * @example
+ * app.use(createSecurityHeadersMiddleware(configuration));
+ */
+export function createSecurityHeadersMiddleware(configuration: Configuration): MiddlewareHandler<{ Variables: SecurityHeadersVariables }> {
+  const isHttps = configuration.publicOrigin.startsWith("https:");
+  return async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    headers.set(
+      "Content-Security-Policy",
+      buildContentSecurityPolicy({
+        inlineScriptHashes: c.get("inlineScriptHashes") ?? [],
+        captchaProvider: configuration.captcha.provider,
+        analyticsScriptUrl: configuration.analytics?.scriptUrl ?? null,
+      }),
+    );
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("Cross-Origin-Opener-Policy", "same-origin");
+    headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()");
+    if (isHttps) {
+      headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    }
+  };
+}

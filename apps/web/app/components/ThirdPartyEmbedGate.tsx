@@ -1,0 +1,33 @@
+import { useState, type ReactNode } from "react";
+import { Button } from "@atelier/ui";
+
+export interface ThirdPartyEmbedGateProps {
+  /** Who receives the visitor's data once the embed loads, named in the notice. */
+  providerName: string;
+  buttonLabel: string;
+  width: number;
+  height: number;
+  children: () => ReactNode;
+}
+
+/**
+ * Shows a placeholder of the embed's exact size; the third-party content (and the request that sends visitor data to
+ * its provider) is only created after the visitor asks for it.
+ */
+export function ThirdPartyEmbedGate({ providerName, buttonLabel, width, height, children }: ThirdPartyEmbedGateProps) {
+  const [state, setState] = useState<"waiting" | "loaded">("waiting");
+  return (
+    <div className="embed-gate" data-state={state} style={{ maxWidth: width, aspectRatio: `${width} / ${height}` }}>
+      {state === "loaded" ? (
+        children()
+      ) : (
+        <div className="embed-gate__placeholder">
+          <p>Loading this content connects to {providerName}, which receives data about your visit.</p>
+          <Button variant="secondary" onClick={() => setState("loaded")}>
+            {buttonLabel}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

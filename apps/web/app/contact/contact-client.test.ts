@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { CONTACT_FALLBACK_ERROR_MESSAGE, CONTACT_NETWORK_ERROR_MESSAGE, sendContactMessage, type ContactMessageInput } from "./contact-client.ts";
+
+const input: ContactMessageInput = { name: "Ada", email: "ada@example.com", message: "Hello", recaptchaToken: "token", website: "" };
+
+function answering(status: number, body: unknown, contentType = "application/json"): typeof fetch {
+  return async () => new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": contentType } });
+}
+
+describe("sendContactMessage", () => {
+  it("should post the form as JSON to the contact path", async () => {
+    let seen: Request | undefined;
+    const fetchImplementation: typeof fetch = async (request) => {
+      seen = request as Request;
+      return new Response(JSON.stringify({ message: "Thanks" }), { status: 201, headers: { "content-type": "application/json" } });
+    };
+    const result = await sendContactMessage(input, fetchImplementation);
+    expect(result).toEqual({ status: "sent", message: "Thanks" });
+    expect(new URL(seen!.url).pathname).toBe("/messages/contact/");
+    expect(await seen!.json()).toEqual(input);
+  });
+
+  it("should show the server's message when the answer is not OK", async () => {
+    expect(await sendContactMessage(input, answering(400, { message: "Please enter a valid e-mail address." }))).toEqual({
+      status: "error",
+      message: "Please enter a valid e-mail address.",
+    });
+  });
+
+  it("should fall back to 'Something went wrong' when the server says nothing usable", async () => {
+    expect(await sendContactMessage(input, answering(500, "<html>oops</html>", "text/html"))).toEqual({ status: "error", message: CONTACT_FALLBACK_ERROR_MESSAGE });
+  });
+
+  it("should report a network failure", async () => {
+    const failing: typeof fetch = async () => {
+      throw new TypeError("Failed to fetch");
+    };
+    expect(await sendContactMessage(input, failing)).toEqual({ status: "error", message: CONTACT_NETWORK_ERROR_MESSAGE });
+  });
+});

@@ -1,0 +1,42 @@
+import ky, { HTTPError } from "ky";
+import * as v from "valibot";
+
+export interface ContactMessageInput {
+  name: string;
+  email: string;
+  message: string;
+  /** The captcha's answer: the ALTCHA payload, or the reCAPTCHA token when that is configured. */
+  recaptchaToken: string;
+  /** The honeypot: people leave it empty, form-filling robots do not. */
+  website: string;
+}
+
+export type ContactSendResult = { status: "sent"; message: string } | { status: "error"; message: string };
+
+export const CONTACT_NETWORK_ERROR_MESSAGE = "Network error. Please try again.";
+export const CONTACT_FALLBACK_ERROR_MESSAGE = "Something went wrong";
+export const CONTACT_SENT_MESSAGE = "Thank you! Your message has been sent.";
+
+const messageBodySchema = v.object({ message: v.pipe(v.string(), v.nonEmpty()) });
+
+/**
+ * Sends the contact form to `POST /messages/contact/`; failures come back as results with the text to show (spec §8).
+ *
+ * @example
+ * const result = await sendContactMessage(input);
+ * if (result.status === "error") showError(result.message);
+ */
+export async function sendContactMessage(input: ContactMessageInput, fetchImplementation: typeof fetch = fetch): Promise<ContactSendResult> {
+  try {
+    const body = await ky.post("/messages/contact/", { json: input, fetch: fetchImplementation, retry: 0, timeout: 20_000 }).json();
+    const parsed = v.safeParse(messageBodySchema, body);
+    return { status: "sent", message: parsed.success ? parsed.output.message : CONTACT_SENT_MESSAGE };
+  } catch (error) {
+    if (error instanceof HTTPError) {
+      const body: unknown = await error.response.json().catch(() => undefined);
+      const parsed = v.safeParse(messageBodySchema, body);
+      return { status: "error", message: parsed.success ? parsed.output.message : CONTACT_FALLBACK_ERROR_MESSAGE };
+    }
+    return { status: "error", message: CONTACT_NETWORK_ERROR_MESSAGE };
+  }
+}

@@ -1,0 +1,9 @@
+import type { StorybookConfig } from "@storybook/react-vite";
+
+const config: StorybookConfig = {
+  stories: ["../src/**/*.stories.tsx"],
+  framework: { name: "@storybook/react-vite", options: {} },
+  core: { disableTelemetry: true },
+};
+
+export default config;
