@@ -7,8 +7,9 @@ const PUBLIC_PREFIX = "/images/paintings/";
 
 function findCatalogueImageDirectory(): string {
   const require = createRequire(import.meta.url);
-  const cataloguePackageJson = require.resolve("@atelier/catalogue/package.json", { paths: [import.meta.dirname] });
-  return path.join(path.dirname(cataloguePackageJson), "dist", "images");
+  // The package exports its sources (src/index.ts); its build output sits beside them in dist/.
+  const catalogueEntry = require.resolve("@atelier/catalogue", { paths: [import.meta.dirname] });
+  return path.join(path.dirname(catalogueEntry), "..", "dist", "images");
 }
 
 const contentTypes: Record<string, string> = { ".avif": "image/avif", ".webp": "image/webp", ".jpg": "image/jpeg", ".png": "image/png" };

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
@@ -177,12 +177,15 @@ describe.each(testDatabaseEngines)("given the contact form on %s", (engine) => {
 
   describe("given a mailer that fails", () => {
     it("should still answer 201 and keep the message with the status failed", async () => {
+      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
       const failingMailer: Mailer = { kind: "smtp", sendMail: async () => ({ status: "error", error: new Error("SMTP is down") }) };
       const app = createTestApp(testDatabase, { mailer: failingMailer });
       const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) });
       expect(response.status).toBe(201);
       const stored = await testDatabase.database.selectFrom("contact_message").select(["delivery_status", "delivery_error"]).execute();
       expect(stored).toEqual([{ delivery_status: "failed", delivery_error: "SMTP is down" }]);
+      expect(consoleError).toHaveBeenCalledWith(expect.stringContaining("is stored but its e-mail to the painter failed"), expect.any(Error));
+      consoleError.mockRestore();
     });
   });
 });

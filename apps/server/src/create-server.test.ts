@@ -1,0 +1,157 @@
+import os from "node:os";
+import path from "node:path";
+import { Hono } from "hono";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadConfiguration } from "./config.ts";
+import { createServer } from "./create-server.ts";
+import { openTestDatabase, type TestDatabase } from "./database/test-databases.ts";
+
+const missingBuildDirectory = path.join(os.tmpdir(), "atelier-no-web-build");
+const productionEnvironment = {
+  NODE_ENV: "production",
+  SECRET_KEY: "a-production-secret-that-is-long-enough-0123456789",
+  SMTP_URL: "smtp://127.0.0.1:2525",
+  MAIL_FROM: "atelier@example.ch",
+  CONTACT_RECIPIENT: "painter@example.ch",
+  PUBLIC_ORIGIN: "https://atelier.example.ch",
+  WEB_BUILD_DIR: missingBuildDirectory,
+};
+
+let testDatabase: TestDatabase;
+beforeEach(async () => {
+  testDatabase = await openTestDatabase("sqlite");
+});
+afterEach(async () => {
+  await testDatabase.destroy();
+  vi.restoreAllMocks();
+});
+
+describe("given the default development configuration", () => {
+  it("should tell the page to use ALTCHA and no analytics", async () => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    const response = await app.request("/site-config");
+    expect(await response.json()).toEqual({ captcha: { provider: "altcha", challengeUrl: "/captcha/challenge" }, analytics: null });
+  });
+
+  it("should hand out a signed ALTCHA challenge that is never cached", async () => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    const response = await app.request("/captcha/challenge");
+    expect(response.headers.get("Cache-Control")).toBe("no-store");
+    expect(await response.json()).toEqual({
+      parameters: expect.objectContaining({ algorithm: "PBKDF2/SHA-256", cost: 1, keyPrefix: expect.any(String), keySignature: expect.any(String), expiresAt: expect.any(Number) }),
+      signature: expect.any(String),
+    });
+  });
+
+  it("should list the development outbox as JSON and as a page", async () => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    expect(await (await app.request("/dev/outbox")).json()).toEqual({ mails: [] });
+    const page = await app.request("/dev/outbox/view");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("No mail has been sent yet.");
+  });
+
+  it.each(["/api/unknown", "/messages/unknown", "/captcha", "/dev/nothing", "/_allauth/browser/v1/auth", "/user/1", "/stripe/webhook"])("should answer the unknown API path %s with a JSON 404", async (apiPath) => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    const response = await app.request(apiPath);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: expect.stringContaining(apiPath) });
+  });
+
+  it("should answer an unexpected error with a generic 500 message and log it", async () => {
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    await testDatabase.destroy();
+    testDatabase = await openTestDatabase("sqlite");
+    const response = await app.request("/dev/outbox");
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ message: "Something went wrong on our side. Please try again later." });
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(consoleError).toHaveBeenCalled();
+  });
+});
+
+describe("given production", () => {
+  it("should refuse the development outbox with a JSON 404", async () => {
+    const app = createServer({ configuration: loadConfiguration(productionEnvironment), database: testDatabase.database });
+    for (const outboxPath of ["/dev/outbox", "/dev/outbox/view"]) {
+      const response = await app.request(outboxPath);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ message: expect.any(String) });
+    }
+  });
+
+  it("should send Strict-Transport-Security for an https origin", async () => {
+    const app = createServer({ configuration: loadConfiguration(productionEnvironment), database: testDatabase.database });
+    expect((await app.request("/site-config")).headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+  });
+});
+
+describe("given reCAPTCHA and analytics", () => {
+  const recaptchaEnvironment = {
+    WEB_BUILD_DIR: missingBuildDirectory,
+    CAPTCHA_PROVIDER: "recaptcha",
+    RECAPTCHA_SITE_KEY: "site-key",
+    RECAPTCHA_SECRET_KEY: "secret-key",
+    ANALYTICS_SCRIPT_URL: "https://plausible.io/js/script.js",
+    ANALYTICS_DOMAIN: "atelier.example.ch",
+  };
+
+  function createFakeSiteverify(answer: unknown) {
+    const requests: URLSearchParams[] = [];
+    const fake = new Hono();
+    fake.post("/recaptcha/api/siteverify", async (c) => {
+      requests.push(new URLSearchParams(await c.req.text()));
+      return c.json(answer);
+    });
+    const fakeFetch: typeof fetch = async (input, init) => fake.request(new Request(input, init));
+    return { requests, fakeFetch };
+  }
+
+  it("should give the page the site key and the analytics script", async () => {
+    const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database });
+    expect(await (await app.request("/site-config")).json()).toEqual({
+      captcha: { provider: "recaptcha", siteKey: "site-key" },
+      analytics: { scriptUrl: "https://plausible.io/js/script.js", domain: "atelier.example.ch" },
+    });
+    expect((await app.request("/captcha/challenge")).status).toBe(404);
+  });
+
+  it("should accept a message whose token Google confirms", async () => {
+    const { requests, fakeFetch } = createFakeSiteverify({ success: true });
+    const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: fakeFetch });
+    const response = await app.request("/messages/contact/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "google-token" }),
+    });
+    expect(response.status).toBe(201);
+    expect(requests[0]?.get("secret")).toBe("secret-key");
+    expect(requests[0]?.get("response")).toBe("google-token");
+  });
+
+  it("should refuse a message whose token Google rejects", async () => {
+    const { fakeFetch } = createFakeSiteverify({ success: false, "error-codes": ["invalid-input-response"] });
+    const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: fakeFetch });
+    const response = await app.request("/messages/contact/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "forged" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: "The captcha verification failed. Please complete the captcha verification again." });
+  });
+
+  it("should answer 503 when Google cannot be reached", async () => {
+    const unreachableFetch: typeof fetch = async () => {
+      throw new TypeError("fetch failed");
+    };
+    const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: unreachableFetch });
+    const response = await app.request("/messages/contact/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "google-token" }),
+    });
+    expect(response.status).toBe(503);
+  });
+});
