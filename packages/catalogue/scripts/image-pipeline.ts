@@ -131,16 +131,21 @@ export async function listSourceImages(imagesDirectory: string): Promise<Map<str
   return sourcePathsByKey;
 }
 
-/** Fails with one sentence per mismatch between the photographs and the images named in content.ts. */
-export function assertSourceImagesMatchContent(sourceImageKeys: readonly string[], expectedImageKeys: readonly string[]): void {
+/**
+ * Fails with one sentence per mismatch between the photographs of images/ and the images named in content.ts.
+ *
+ * @example
+ * assertSourceImagesMatchContent(["bridge-to-freedom--1.jpg"], ["bridge-to-freedom--1"]);
+ */
+export function assertSourceImagesMatchContent(sourceFileNames: readonly string[], expectedImageKeys: readonly string[]): void {
   const expected = new Set(expectedImageKeys);
-  const present = new Set(sourceImageKeys);
+  const presentKeys = new Set(sourceFileNames.map((fileName) => path.basename(fileName, path.extname(fileName))));
   const problems = [
-    ...sourceImageKeys
-      .filter((imageKey) => !expected.has(imageKey))
-      .map((imageKey) => `images/${imageKey} has no entry in src/content.ts: add an image with this painting id and image id, or remove the file.`),
+    ...sourceFileNames
+      .filter((fileName) => !expected.has(path.basename(fileName, path.extname(fileName))))
+      .map((fileName) => `images/${fileName} has no entry in src/content.ts: add an image with this painting id and image id, or remove the file.`),
     ...expectedImageKeys
-      .filter((imageKey) => !present.has(imageKey))
+      .filter((imageKey) => !presentKeys.has(imageKey))
       .map((imageKey) => `src/content.ts names image '${imageKey}' but there is no file images/${imageKey}.jpg: add the photograph or remove the entry.`),
   ];
   if (problems.length > 0) {
@@ -178,7 +183,7 @@ export interface BuiltImageCatalogue {
  */
 export async function buildImageCatalogue(options: { imagesDirectory: string; outputDirectory: string; expectedImageKeys: readonly string[] }): Promise<BuiltImageCatalogue> {
   const sourcePathsByKey = await listSourceImages(options.imagesDirectory);
-  assertSourceImagesMatchContent([...sourcePathsByKey.keys()], options.expectedImageKeys);
+  assertSourceImagesMatchContent([...sourcePathsByKey.values()].map((sourcePath) => path.basename(sourcePath)), options.expectedImageKeys);
 
   const variantDirectory = path.join(options.outputDirectory, "images");
   const keysAndPaths = [...sourcePathsByKey.entries()].sort(([left], [right]) => left.localeCompare(right));

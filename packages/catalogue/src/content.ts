@@ -112,7 +112,12 @@ export const paintingContents: readonly PaintingContent[] = [
   },
 ];
 
-/** The four paintings of the home page; the three with a size also carry a short blurb. */
+/**
+ * The four paintings of the home page; the three with a size also carry a short blurb.
+ *
+ * @example
+ * landingPaintings.map((landing) => findPaintingById(landing.paintingId));
+ */
 export const landingPaintings: readonly LandingPainting[] = [
   { paintingId: "bridge-to-freedom", sizeLabel: "150x100 cm", blurb: "A crossing painted from the middle of the bridge." }, // PLACEHOLDER blurb
   { paintingId: "footprints-in-the-sand", sizeLabel: "100x150 cm", blurb: "Sand in the paint, and the steps that carried us." }, // PLACEHOLDER blurb
@@ -120,7 +125,12 @@ export const landingPaintings: readonly LandingPainting[] = [
   { paintingId: "the-friendship-of-david-and-jonathan" },
 ];
 
-/** The expositions page, newest first. The venues from 2015 to 1992 are PLACEHOLDERS. */
+/**
+ * The expositions page, newest first. The venues from 2015 to 1992 are PLACEHOLDERS.
+ *
+ * @example
+ * expositions.map((exposition) => `${exposition.year}: ${exposition.venues.join(", ")}`);
+ */
 export const expositions: readonly Exposition[] = [
   { year: "2015", venues: ["Solo exhibition, venue to be confirmed"] }, // PLACEHOLDER
   { year: "2010", venues: ["Group exhibition, venue to be confirmed"] }, // PLACEHOLDER
@@ -139,7 +149,12 @@ export const expositions: readonly Exposition[] = [
   },
 ];
 
-/** The Bio page. PLACEHOLDER text built only from the facts of the expositions list. */
+/**
+ * The Bio page. PLACEHOLDER text built only from the facts of the expositions list.
+ *
+ * @example
+ * biography.paragraphs.forEach((paragraph) => console.info(paragraph));
+ */
 export const biography: Biography = {
   heading: "Biography",
   paragraphs: [
@@ -150,7 +165,12 @@ export const biography: Biography = {
   ],
 };
 
-/** Who the artist is and how to reach the studio. Every value except the town and gallery hours is a PLACEHOLDER. */
+/**
+ * Who the artist is and how to reach the studio. Every value except the town and gallery hours is a PLACEHOLDER.
+ *
+ * @example
+ * `© ${COPYRIGHT_YEAR} ${artistProfile.name}`;
+ */
 export const artistProfile: ArtistProfile = {
   name: "Lena Morel", // PLACEHOLDER
   studioName: "Atelier Clarens", // PLACEHOLDER
@@ -177,7 +197,12 @@ export const artistProfile: ArtistProfile = {
   },
 };
 
-/** The service notes of every painting detail page (spec 2.4). */
+/**
+ * The service notes of every painting detail page (spec 2.4).
+ *
+ * @example
+ * serviceNotes.map((note) => `• ${note}`);
+ */
 export const serviceNotes: readonly string[] = [
   "Returns must be requested within 3 days of delivery.",
   "Shipping is from Clarens, Switzerland.",
@@ -186,7 +211,12 @@ export const serviceNotes: readonly string[] = [
   "Customs duties and taxes may apply.",
 ];
 
-/** The notes on originals and shipping below the /paintings grid (spec 1, 2.3). */
+/**
+ * The notes on originals and shipping below the /paintings grid (spec 1, 2.3).
+ *
+ * @example
+ * catalogueFooterNotes.join(" ");
+ */
 export const catalogueFooterNotes: readonly string[] = [
   "Every painting is a signed original.",
   "Each painting comes with a certificate of authenticity.",

@@ -1,10 +1,25 @@
-/** The value of `Painting.stripeUrl` for a painting that has been sold. */
+/**
+ * The value of `Painting.stripeUrl` for a painting that has been sold.
+ *
+ * @example
+ * { ...painting, stripeUrl: SOLD }
+ */
 export const SOLD = "SOLD" as const;
 
-/** Year the paintings were produced, written into every painting's structured data (spec 2.4, 9). */
+/**
+ * Year the paintings were produced, written into every painting's structured data (spec 2.4, 9).
+ *
+ * @example
+ * String(PRODUCTION_YEAR); // "2025", the structured data's dateCreated
+ */
 export const PRODUCTION_YEAR = 2025;
 
-/** Year of the footer's copyright line (spec 2.1, 9). */
+/**
+ * Year of the footer's copyright line (spec 2.1, 9).
+ *
+ * @example
+ * `© ${COPYRIGHT_YEAR} ${artistProfile.name}`;
+ */
 export const COPYRIGHT_YEAR = 2025;
 
 /** Every file of one photograph, ready for `<picture>`: one `srcset` per format and a JPEG fallback. */

@@ -35,6 +35,7 @@ beforeAll(async () => {
   writeFixtureFile("footprints-in-the-sand/index.html", pageHtml("Footprints in the sand"));
   writeFixtureFile("footprints-in-the-sand/image/1/index.html", pageHtml("Viewer"));
   writeFixtureFile("__not-found/index.html", pageHtml("Page not found"));
+  writeFixtureFile("footprints-in-the-sand/image/__not-found/index.html", pageHtml("Image not found"));
   writeFixtureFile("__spa-fallback.html", pageHtml("Loading"));
   writeFixtureFile("assets/entry-abc123.js", "console.log('entry');".repeat(100));
   writeFixtureFile("images/paintings/bridge-1a2b3c.webp", "RIFF....WEBP");
@@ -70,6 +71,15 @@ describe("given a prerendered web build", () => {
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("<title>Page not found</title>");
     expect(response.headers.get("Cache-Control")).toBe("no-cache");
+  });
+
+  it("should answer an unknown image of a known painting with the viewer's own not-found page and status 404", async () => {
+    const response = await createTestApp().request("/footprints-in-the-sand/image/42");
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("<title>Image not found</title>");
+    const deeper = await createTestApp().request("/no-such-painting/image/1");
+    expect(deeper.status).toBe(404);
+    expect(await deeper.text()).toContain("<title>Page not found</title>");
   });
 
   it("should match paths case-sensitively", async () => {

@@ -109,12 +109,27 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
     if (matchesClientOnlyRoute(`/${pageFolder}`, clientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
       return respondWithHtmlPage(c, spaFallbackPagePath, 200);
     }
-    if (index.files.has(notFoundPagePath)) {
-      return respondWithHtmlPage(c, notFoundPagePath, 404);
+    const nearestNotFoundPage = findNearestNotFoundPage(pageFolder, index.files);
+    if (nearestNotFoundPage) {
+      return respondWithHtmlPage(c, nearestNotFoundPage, 404);
     }
     return c.html(builtInNotFoundPage, 404, { "Cache-Control": htmlCacheControl });
   });
   return routes;
+}
+
+/**
+ * The not-found page closest to the path: `/a/image/9` tries `a/image/__not-found/index.html`, then
+ * `a/__not-found/index.html`, then `__not-found/index.html`. A section can so prerender its own not-found screen
+ * (the viewer's 'Image not found') that hydrates into the same route.
+ */
+export function findNearestNotFoundPage(pageFolder: string, files: ReadonlySet<string>): string | undefined {
+  const segments = pageFolder.split("/").filter(Boolean);
+  for (let length = segments.length - 1; length >= 0; length -= 1) {
+    const candidate = [...segments.slice(0, length), notFoundPagePath].join("/");
+    if (files.has(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /** Decodes the URL path and refuses anything that could name a file outside the build. */

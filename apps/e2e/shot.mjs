@@ -1,0 +1,14 @@
+import { chromium } from "playwright-core";
+const [,, url, out, width = "1280", height = "900", theme = "light", full = "1"] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+const context = await browser.newContext({ viewport: { width: Number(width), height: Number(height) } });
+await context.addInitScript((t) => localStorage.setItem("theme", t), theme);
+const page = await context.newPage();
+const errors = [];
+page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") errors.push(m.type() + ": " + m.text()); });
+page.on("pageerror", (e) => errors.push("pageerror: " + e.message));
+await page.goto(url, { waitUntil: "networkidle" });
+await page.waitForTimeout(500);
+await page.screenshot({ path: out, fullPage: full === "1" });
+console.log(errors.join("\n") || "no console errors");
+await browser.close();
