@@ -37,18 +37,20 @@ describe("given a visitor browsing the shop", () => {
 
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Paintings" }).click();
       await page.waitForURL(`${server.origin}/paintings`);
+      await page.getByRole("heading", { level: 1, name: "Paintings" }).waitFor();
       expect(await page.locator(".painting-grid > li").count()).toBe(8);
       expect(await page.locator(".painting-grid").getByText("SOLD", { exact: true }).count()).toBe(1);
       expect(await page.locator(".painting-grid").getByText(/CHF/).count()).toBe(7);
 
       await page.getByRole("link", { name: /Janus Unmasked/ }).click();
       await page.waitForURL(`${server.origin}/janus-unmasked`);
-      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Janus Unmasked");
+      await page.getByRole("heading", { level: 1, name: "Janus Unmasked" }).waitFor();
       expect(await page.getByRole("link", { name: "Purchase" }).count()).toBe(1);
       expect(await page.getByText("Returns must be requested within 3 days of delivery", { exact: false }).count()).toBe(1);
 
       await page.locator(".painting-detail__main-image").click();
       await page.waitForURL(`${server.origin}/janus-unmasked/image/1`);
+      await page.locator(".atelier-image-viewer").waitFor();
       expect(await page.locator(".site-header").count()).toBe(0);
       expect(await page.locator(".site-footer").count()).toBe(0);
       const image = page.locator(".atelier-image-viewer__image");
@@ -82,7 +84,7 @@ describe("given a visitor browsing the shop", () => {
 
       await page.keyboard.press("Escape");
       await page.waitForURL(`${server.origin}/janus-unmasked`);
-      expect(await page.locator(".site-header").count()).toBe(1);
+      await page.locator(".site-header").waitFor();
     } finally {
       await context.close();
     }
@@ -94,6 +96,7 @@ describe("given a visitor browsing the shop", () => {
       expect(await page.locator(".atelier-image-viewer__bar").count()).toBe(0);
       await page.getByRole("button", { name: "Close viewer" }).click();
       await page.waitForURL(`${server.origin}/the-brothers-of-ursa-major`);
+      await page.getByRole("heading", { level: 1, name: "The Brothers of Ursa Major" }).waitFor();
 
       const response = await page.goto(`${server.origin}/the-brothers-of-ursa-major/image/42`);
       expect(response?.status()).toBe(404);
@@ -164,7 +167,8 @@ describe("given the shared frame", () => {
       }
       await mobileMenu.getByRole("link", { name: "Expositions" }).click();
       await page.waitForURL(`${server.origin}/expositions`);
-      expect(await mobileMenu.isVisible()).toBe(false);
+      await page.getByRole("heading", { level: 1, name: "Expositions" }).waitFor();
+      await mobileMenu.waitFor({ state: "hidden" });
     } finally {
       await context.close();
     }

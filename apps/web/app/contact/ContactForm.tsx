@@ -16,7 +16,10 @@ function CaptchaField({ onTokenChange, resetCounter }: { onTokenChange: (token: 
   useEffect(() => {
     loadSiteConfig()
       .then((config) => setCaptchaSettings(config.captcha))
-      .catch(() => setCaptchaSettings("unavailable"));
+      .catch((error: unknown) => {
+        console.error("The site settings could not be loaded", error);
+        setCaptchaSettings("unavailable");
+      });
   }, []);
   if (captchaSettings === "loading") return <p className="captcha-loading">Preparing the spam check…</p>;
   if (captchaSettings === "unavailable") return <p role="alert">The spam check could not be loaded. Please reload the page, or phone us.</p>;

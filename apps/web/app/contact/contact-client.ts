@@ -26,7 +26,7 @@ const messageBodySchema = v.object({ message: v.pipe(v.string(), v.nonEmpty()) }
  * const result = await sendContactMessage(input);
  * if (result.status === "error") showError(result.message);
  */
-export async function sendContactMessage(input: ContactMessageInput, fetchImplementation: typeof fetch = fetch): Promise<ContactSendResult> {
+export async function sendContactMessage(input: ContactMessageInput, fetchImplementation: typeof fetch = (input, init) => fetch(input, init)): Promise<ContactSendResult> {
   try {
     const body = await ky.post("/messages/contact/", { json: input, fetch: fetchImplementation, retry: 0, timeout: 20_000 }).json();
     const parsed = v.safeParse(messageBodySchema, body);

@@ -17,7 +17,7 @@ export type CaptchaSettings = v.InferOutput<typeof captchaSettingsSchema>;
 let siteConfigRequest: Promise<SiteConfig> | undefined;
 
 /** The server's public settings (captcha kind, analytics), fetched once per page load. */
-export function loadSiteConfig(fetchImplementation: typeof fetch = fetch): Promise<SiteConfig> {
+export function loadSiteConfig(fetchImplementation: typeof fetch = (input, init) => fetch(input, init)): Promise<SiteConfig> {
   siteConfigRequest ??= ky
     .get("/site-config", { fetch: fetchImplementation, retry: 1 })
     .json()

@@ -21,7 +21,7 @@ function FeaturedPainting({ painting, sizeLabel, blurb, position }: { painting: 
   const firstImage = painting.images[0];
   return (
     <article className="featured-painting">
-      <Link to={`/${painting.id}`} className="featured-painting__image-link" aria-label={`${painting.title}: details`}>
+      <Link to={`/${painting.id}`} className="featured-painting__image-link">
         {firstImage ? <PaintingPicture image={firstImage} sizes="(min-width: 64rem) 30rem, 100vw" priority={position === 0 ? "high" : "lazy"} /> : null}
         {sold ? (
           <Badge tone="danger" className="featured-painting__sold">
