@@ -66,6 +66,13 @@ async function measureLighthouse(origin: string, path: string) {
   }
 }
 
+function formatTable(rows: Record<string, unknown>[]): string {
+  const columns = Object.keys(rows[0] ?? {});
+  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? "")))];
+  const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]!.length)));
+  return cells.map((line) => line.map((cell, index) => cell.padEnd(widths[index]!)).join("  ")).join("\n");
+}
+
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
@@ -93,7 +100,7 @@ async function main() {
     await server.stop();
   }
   console.info("Public site, first load, Lighthouse mobile (simulated throttling):");
-  console.table(rows);
+  console.info(formatTable(rows));
 }
 
 main().catch((error: unknown) => {
