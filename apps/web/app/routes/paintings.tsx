@@ -29,7 +29,7 @@ export default function PaintingsPage() {
                       <PaintingPicture
                         image={firstImage}
                         sizes="(min-width: 80rem) 20rem, (min-width: 64rem) 30vw, (min-width: 40rem) 45vw, 100vw"
-                        priority={position < 2 ? "high" : "lazy"}
+                        priority={position === 0 ? "high" : "lazy"}
                       />
                     ) : null}
                   </CardMedia>
