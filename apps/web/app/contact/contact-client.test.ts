@@ -10,14 +10,17 @@ function answering(status: number, body: unknown, contentType = "application/jso
 describe("sendContactMessage", () => {
   it("should post the form as JSON to the contact path", async () => {
     let seen: Request | undefined;
+    let seenBody: unknown;
     const fetchImplementation: typeof fetch = async (request) => {
       seen = request as Request;
+      seenBody = await seen.json();
       return new Response(JSON.stringify({ message: "Thanks" }), { status: 201, headers: { "content-type": "application/json" } });
     };
     const result = await sendContactMessage(input, fetchImplementation);
     expect(result).toEqual({ status: "sent", message: "Thanks" });
     expect(new URL(seen!.url).pathname).toBe("/messages/contact/");
-    expect(await seen!.json()).toEqual(input);
+    expect(seen!.method).toBe("POST");
+    expect(seenBody).toEqual(input);
   });
 
   it("should show the server's message when the answer is not OK", async () => {
