@@ -30,6 +30,11 @@ const publicPaths = [
   "/no-such-page",
   ...paintings.map((painting) => `/${painting.id}`),
   `/${paintings[0]!.id}/image/1`,
+  "/account/login",
+  "/account/signup",
+  "/account/login/code",
+  "/account/password/reset",
+  "/account/logout",
 ];
 
 describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {

@@ -49,6 +49,18 @@ describe("given no environment variables", () => {
     expect(configuration.contactRateLimit).toEqual({ maximumRequests: 5, windowMilliseconds: 600_000 });
     expect(configuration.trustProxy).toBe(false);
   });
+
+  it("should sign in by code, verify e-mail by code (mandatory), reset passwords by link and track session activity", () => {
+    expect(configuration.identity).toEqual({
+      loginByCodeEnabled: true,
+      emailVerification: "mandatory",
+      emailVerificationByCodeEnabled: true,
+      passwordResetByCodeEnabled: false,
+      trackUserSessionActivity: true,
+      reauthenticationRequired: true,
+      reauthenticationTimeoutSeconds: 300,
+    });
+  });
 });
 
 describe("given explicit settings", () => {
@@ -70,6 +82,31 @@ describe("given explicit settings", () => {
     expect(configuration.analytics).toEqual({ scriptUrl: "https://plausible.io/js/script.js", domain: "atelier.example.ch" });
     expect(configuration.contactRateLimit).toEqual({ maximumRequests: 3, windowMilliseconds: 3_600_000 });
     expect(configuration.trustProxy).toBe(true);
+  });
+
+  it("should read the identity settings", () => {
+    const configuration = loadConfiguration({
+      ACCOUNT_LOGIN_BY_CODE_ENABLED: "false",
+      ACCOUNT_EMAIL_VERIFICATION: "optional",
+      ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED: "0",
+      ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED: "true",
+      USERSESSIONS_TRACK_ACTIVITY: "false",
+      ACCOUNT_REAUTHENTICATION_REQUIRED: "false",
+      ACCOUNT_REAUTHENTICATION_TIMEOUT: "60",
+    });
+    expect(configuration.identity).toEqual({
+      loginByCodeEnabled: false,
+      emailVerification: "optional",
+      emailVerificationByCodeEnabled: false,
+      passwordResetByCodeEnabled: true,
+      trackUserSessionActivity: false,
+      reauthenticationRequired: false,
+      reauthenticationTimeoutSeconds: 60,
+    });
+  });
+
+  it("should refuse an unknown e-mail verification mode", () => {
+    expect(captureConfigurationProblems({ ACCOUNT_EMAIL_VERIFICATION: "sometimes" })).toEqual(["ACCOUNT_EMAIL_VERIFICATION must be mandatory, optional or none."]);
   });
 
   it("should treat empty values as unset", () => {

@@ -18,6 +18,21 @@ export type AnalyticsConfiguration = { scriptUrl: string; domain: string };
 
 export type RateLimitConfiguration = { maximumRequests: number; windowMilliseconds: number };
 
+export type EmailVerificationMode = "mandatory" | "optional" | "none";
+
+/** The identity service's settings; each one is reflected in `GET /_allauth/browser/v1/config`. */
+export type IdentityConfiguration = {
+  loginByCodeEnabled: boolean;
+  emailVerification: EmailVerificationMode;
+  emailVerificationByCodeEnabled: boolean;
+  passwordResetByCodeEnabled: boolean;
+  trackUserSessionActivity: boolean;
+  /** allauth's `ACCOUNT_REAUTHENTICATION_REQUIRED`: changing e-mail addresses needs a recent authentication. */
+  reauthenticationRequired: boolean;
+  /** allauth's `ACCOUNT_REAUTHENTICATION_TIMEOUT`, in seconds (default 300). */
+  reauthenticationTimeoutSeconds: number;
+};
+
 /** The server's settings, read once from environment variables (see CONFIGURATION.md). */
 export type Configuration = {
   environment: EnvironmentName;
@@ -37,6 +52,7 @@ export type Configuration = {
   analytics: AnalyticsConfiguration | null;
   contactRateLimit: RateLimitConfiguration;
   trustProxy: boolean;
+  identity: IdentityConfiguration;
 };
 
 /**
@@ -107,6 +123,16 @@ const environmentSchema = v.object({
   ANALYTICS_DOMAIN: v.optional(v.string()),
   CONTACT_RATE_LIMIT: v.optional(rateLimitText, "5/10m"),
   TRUST_PROXY: v.optional(booleanText("TRUST_PROXY"), "false"),
+  ACCOUNT_LOGIN_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_LOGIN_BY_CODE_ENABLED"), "true"),
+  ACCOUNT_EMAIL_VERIFICATION: v.optional(
+    v.picklist(["mandatory", "optional", "none"], "ACCOUNT_EMAIL_VERIFICATION must be mandatory, optional or none."),
+    "mandatory",
+  ),
+  ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED"), "true"),
+  ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED"), "false"),
+  USERSESSIONS_TRACK_ACTIVITY: v.optional(booleanText("USERSESSIONS_TRACK_ACTIVITY"), "true"),
+  ACCOUNT_REAUTHENTICATION_REQUIRED: v.optional(booleanText("ACCOUNT_REAUTHENTICATION_REQUIRED"), "true"),
+  ACCOUNT_REAUTHENTICATION_TIMEOUT: v.optional(integerText("ACCOUNT_REAUTHENTICATION_TIMEOUT", 1, 86_400), "300"),
 });
 
 type ParsedEnvironment = v.InferOutput<typeof environmentSchema>;
@@ -190,5 +216,14 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
     analytics: parsed.ANALYTICS_SCRIPT_URL && parsed.ANALYTICS_DOMAIN ? { scriptUrl: parsed.ANALYTICS_SCRIPT_URL, domain: parsed.ANALYTICS_DOMAIN } : null,
     contactRateLimit: parsed.CONTACT_RATE_LIMIT,
     trustProxy: parsed.TRUST_PROXY,
+    identity: {
+      loginByCodeEnabled: parsed.ACCOUNT_LOGIN_BY_CODE_ENABLED,
+      emailVerification: parsed.ACCOUNT_EMAIL_VERIFICATION,
+      emailVerificationByCodeEnabled: parsed.ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED,
+      passwordResetByCodeEnabled: parsed.ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED,
+      trackUserSessionActivity: parsed.USERSESSIONS_TRACK_ACTIVITY,
+      reauthenticationRequired: parsed.ACCOUNT_REAUTHENTICATION_REQUIRED,
+      reauthenticationTimeoutSeconds: parsed.ACCOUNT_REAUTHENTICATION_TIMEOUT,
+    },
   };
 }

@@ -97,6 +97,9 @@ describe("given reCAPTCHA and analytics", () => {
     ANALYTICS_DOMAIN: "atelier.example.ch",
   };
 
+  // The contact form is CSRF-protected like every unsafe request: same Origin, cookie echoed in X-CSRFToken.
+  const contactCsrfHeaders = { Origin: "http://localhost:3000", Cookie: "csrftoken=abcdefghijklmnopqrstuvwxyz012345", "X-CSRFToken": "abcdefghijklmnopqrstuvwxyz012345" };
+
   function createFakeSiteverify(answer: unknown) {
     const requests: URLSearchParams[] = [];
     const fake = new Hono();
@@ -122,7 +125,7 @@ describe("given reCAPTCHA and analytics", () => {
     const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: fakeFetch });
     const response = await app.request("/messages/contact/", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...contactCsrfHeaders },
       body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "google-token" }),
     });
     expect(response.status).toBe(201);
@@ -135,7 +138,7 @@ describe("given reCAPTCHA and analytics", () => {
     const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: fakeFetch });
     const response = await app.request("/messages/contact/", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...contactCsrfHeaders },
       body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "forged" }),
     });
     expect(response.status).toBe(400);
@@ -149,7 +152,7 @@ describe("given reCAPTCHA and analytics", () => {
     const app = createServer({ configuration: loadConfiguration(recaptchaEnvironment), database: testDatabase.database, fetch: unreachableFetch });
     const response = await app.request("/messages/contact/", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...contactCsrfHeaders },
       body: JSON.stringify({ name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: "google-token" }),
     });
     expect(response.status).toBe(503);

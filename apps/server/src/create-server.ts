@@ -10,6 +10,14 @@ import type { AnalyticsConfiguration, Configuration } from "./config.ts";
 import { createContactRoutes } from "./contact/contact-routes.ts";
 import type { AtelierDatabase } from "./database/open-database.ts";
 import { HttpError, internalServerErrorMessage } from "./http/http-errors.ts";
+import {
+  createCsrfMiddleware,
+  createIdentityContextMiddleware,
+  createIdentityRoutes,
+  createIdentityService,
+  type IdentityVariables,
+  type UserLoggedInEvent,
+} from "./identity/index.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import { createOutboxMailer } from "./mail/outbox-mailer.ts";
 import { createOutboxRoutes } from "./mail/outbox-routes.ts";
@@ -38,7 +46,14 @@ export type CreateServerOptions = {
   /** Used by the reCAPTCHA verifier; defaults to the global `fetch`. */
   fetch?: typeof globalThis.fetch;
   clientOnlyRoutePatterns?: readonly string[];
+  /** Runs after every completed sign-in (for example to merge anonymous study progress); failures are logged only. */
+  onUserLoggedIn?: (event: UserLoggedInEvent) => void | Promise<void>;
 };
+
+/** Paths whose unsafe requests are not CSRF-checked: app clients use a header token, webhooks are signed. */
+export const csrfExemptPathPrefixes = ["/_allauth/app/", "/stripe/webhook"] as const;
+
+export type ServerVariables = SecurityHeadersVariables & IdentityVariables;
 
 /**
  * Builds the whole HTTP application: APIs first, then the web site. No port is opened; tests call `app.request()`.
@@ -47,14 +62,16 @@ export type CreateServerOptions = {
  * const app = createServer({ configuration: loadConfiguration(process.env), database });
  * const response = await app.request("/site-config");
  */
-export function createServer(options: CreateServerOptions): Hono<{ Variables: SecurityHeadersVariables }> {
+export function createServer(options: CreateServerOptions): Hono<{ Variables: ServerVariables }> {
   const { configuration, database } = options;
   const clock = options.clock ?? systemClock;
   const mailer = options.mailer ?? createDefaultMailer(configuration, database, clock);
   const captcha = options.captcha ?? createDefaultCaptcha(configuration, database, clock, options.fetch ?? globalThis.fetch);
   const siteConfig: SiteConfig = { captcha: captcha.publicSettings, analytics: configuration.analytics };
 
-  const app = new Hono<{ Variables: SecurityHeadersVariables }>();
+  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn });
+
+  const app = new Hono<{ Variables: ServerVariables }>();
 
   app.onError((error, c) => {
     if (error instanceof HttpError) {
@@ -69,6 +86,8 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
 
   app.use(createSecurityHeadersMiddleware(configuration));
   app.use(compress());
+  app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
+  app.use(createIdentityContextMiddleware(identity));
 
   app.get("/site-config", (c) => {
     c.header("Cache-Control", "no-cache");
@@ -86,6 +105,8 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
       clock,
     }),
   );
+  app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
+  app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
   if (configuration.environment !== "production") {
     app.route("/dev/outbox", createOutboxRoutes({ database }));
   }

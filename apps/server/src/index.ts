@@ -1,6 +1,7 @@
-export { createServer, apiPathPrefixes } from "./create-server.ts";
-export type { CreateServerOptions, SiteConfig } from "./create-server.ts";
+export { createServer, apiPathPrefixes, csrfExemptPathPrefixes } from "./create-server.ts";
+export type { CreateServerOptions, SiteConfig, ServerVariables } from "./create-server.ts";
 export { loadConfiguration, ConfigurationError, developmentSecretKey } from "./config.ts";
+export type { IdentityConfiguration, EmailVerificationMode } from "./config.ts";
 export type { Configuration, EnvironmentName, CaptchaConfiguration, AnalyticsConfiguration, RateLimitConfiguration } from "./config.ts";
 export { systemClock } from "./clock.ts";
 export type { Clock } from "./clock.ts";
@@ -18,3 +19,5 @@ export { createAltchaCaptcha } from "./captcha/altcha-captcha.ts";
 export { createRecaptchaCaptcha } from "./captcha/recaptcha-captcha.ts";
 export { buildContentSecurityPolicy } from "./security/content-security-policy.ts";
 export { defaultClientOnlyRoutePatterns } from "./site/site-routes.ts";
+export { getAuthenticatedUser, requireAuthenticatedUser, sessionCookieName, sessionTokenHeaderName, csrfCookieName, csrfHeaderName, csrfFormFieldName } from "./identity/index.ts";
+export type { AuthenticatedUser, UserLoggedInEvent } from "./identity/index.ts";

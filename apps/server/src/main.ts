@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   await migrateToLatest(openedDatabase.database);
   console.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
   console.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
+  const identity = configuration.identity;
+  console.info(
+    `Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`,
+  );
 
   const app = createServer({ configuration, database: openedDatabase.database });
   const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {

@@ -8,6 +8,16 @@ import { SiteFooter } from "./components/SiteFooter.tsx";
 import { SiteHeader } from "./components/SiteHeader.tsx";
 import { AnalyticsConsent } from "./components/AnalyticsConsent.tsx";
 import { isFullScreenImagePath } from "./lib/site-paths.ts";
+import { AuthChangeRedirector, AuthProvider } from "@atelier/auth/react";
+import { redirectForAuthChange } from "@atelier/auth";
+import { authClient, authStore } from "./lib/auth.ts";
+import { LoginModal } from "./login-modal/LoginModal.tsx";
+import { SignOutDialog } from "./components/UserMenu.tsx";
+import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
+
+/** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
+const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) =>
+  event === "login" && useLoginModalStore.getState().state === "open" ? null : redirectForAuthChange(event, context);
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
@@ -55,23 +65,40 @@ export default function App() {
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <SiteFrame>
-      <Outlet />
-    </SiteFrame>
+    // gate="none": prerendered public pages show their content at once; only account screens wait for the status.
+    <AuthProvider client={authClient} store={authStore} gate="none">
+      <AuthChangeRedirector resolveRedirect={resolveRedirectOutsideTheLoginModal} />
+      <SiteFrame>
+        <Outlet />
+      </SiteFrame>
+      <LoginModal />
+      <SignOutDialog />
+    </AuthProvider>
+  );
+}
+
+function WithAuthentication({ children }: { children: ReactNode }) {
+  return (
+    <AuthProvider client={authClient} store={authStore} gate="none">
+      {children}
+    </AuthProvider>
   );
 }
 
 export function HydrateFallback() {
   return (
-    <SiteFrame>
-      <p className="page-loading">Loading…</p>
-    </SiteFrame>
+    <WithAuthentication>
+      <SiteFrame>
+        <p className="page-loading">Loading…</p>
+      </SiteFrame>
+    </WithAuthentication>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const heading = isRouteErrorResponse(error) && error.status === 404 ? "Page not found" : "Something went wrong";
   return (
+    <WithAuthentication>
     <SiteFrame>
       <section className="page page--narrow">
         <h1>{heading}</h1>
@@ -80,5 +107,6 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         </p>
       </section>
     </SiteFrame>
+    </WithAuthentication>
   );
 }

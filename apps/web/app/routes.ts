@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 import { paintings } from "@atelier/catalogue";
 
 // One route per painting rather than a `/:paintingId` pattern, so that an unknown first segment falls to the
@@ -17,6 +17,28 @@ export default [
   route("contact", "routes/contact.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
   route("Licence", "routes/licence.tsx"),
+  // Account screens are client-only: they wait for the authentication status ('Starting...').
+  layout("routes/account-layout.tsx", [
+  route("dashboard", "routes/dashboard.tsx"),
+  route("calculator", "routes/calculator.tsx"),
+  ...prefix("account", [
+    route("login", "routes/account/login.tsx"),
+    route("login/code", "routes/account/login-code.tsx"),
+    route("login/code/confirm", "routes/account/login-code-confirm.tsx"),
+    route("signup", "routes/account/signup.tsx"),
+    route("logout", "routes/account/logout.tsx"),
+    route("verify-email", "routes/account/verify-email.tsx"),
+    route("verify-email/:key", "routes/account/verify-email-key.tsx"),
+    route("password/reset", "routes/account/password-reset.tsx"),
+    route("password/reset/confirm", "routes/account/password-reset-confirm.tsx"),
+    route("password/reset/complete", "routes/account/password-reset-complete.tsx"),
+    route("password/reset/key/:key", "routes/account/password-reset-key.tsx"),
+    route("password/change", "routes/account/password-change.tsx"),
+    route("email", "routes/account/email.tsx"),
+    route("sessions", "routes/account/sessions.tsx"),
+    route("reauthenticate", "routes/account/reauthenticate.tsx"),
+  ]),
+  ]),
   ...paintingRoutes,
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

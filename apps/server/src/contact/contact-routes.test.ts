@@ -33,7 +33,14 @@ async function solveAltchaChallenge(app: ReturnType<typeof createTestApp>): Prom
 function postContact(app: ReturnType<typeof createTestApp>, body: unknown, options: { path?: string; contentType?: string; clientAddress?: string } = {}) {
   return app.request(options.path ?? "/messages/contact/", {
     method: "POST",
-    headers: { "Content-Type": options.contentType ?? "application/json", "X-Forwarded-For": options.clientAddress ?? "203.0.113.7" },
+    headers: {
+      "Content-Type": options.contentType ?? "application/json",
+      "X-Forwarded-For": options.clientAddress ?? "203.0.113.7",
+      // What the web page sends: its own origin, and the csrftoken cookie's value in X-CSRFToken.
+      Origin: "http://localhost:3000",
+      Cookie: "csrftoken=abcdefghijklmnopqrstuvwxyz012345",
+      "X-CSRFToken": "abcdefghijklmnopqrstuvwxyz012345",
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 }

@@ -55,6 +55,69 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0002-identity": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("identity_user")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("password_hash", "text")
+        .addColumn("is_active", "integer", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+
+      await database.schema
+        .createTable("identity_email_address")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("user_id", "text", (column) => column.notNull().references("identity_user.id").onDelete("cascade"))
+        .addColumn("email", "text", (column) => column.notNull())
+        .addColumn("verified", "integer", (column) => column.notNull())
+        .addColumn("is_primary", "integer", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("identity_email_address_user_email_index").on("identity_email_address").columns(["user_id", "email"]).unique().execute();
+      await database.schema.createIndex("identity_email_address_email_index").on("identity_email_address").column("email").execute();
+
+      await database.schema
+        .createTable("identity_session")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("token_hash", "text", (column) => column.notNull().unique())
+        .addColumn("number", "integer", (column) => column.notNull().unique())
+        .addColumn("client", "text", (column) => column.notNull())
+        .addColumn("user_id", "text", (column) => column.references("identity_user.id").onDelete("cascade"))
+        .addColumn("methods_json", "text", (column) => column.notNull())
+        .addColumn("pending_json", "text")
+        .addColumn("ip", "text", (column) => column.notNull())
+        .addColumn("user_agent", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("last_seen_at", "text", (column) => column.notNull())
+        .addColumn("expires_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("identity_session_user_index").on("identity_session").column("user_id").execute();
+      await database.schema.createIndex("identity_session_expires_at_index").on("identity_session").column("expires_at").execute();
+
+      await database.schema
+        .createTable("identity_code")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("purpose", "text", (column) => column.notNull())
+        .addColumn("kind", "text", (column) => column.notNull())
+        .addColumn("secret_hash", "text", (column) => column.notNull())
+        .addColumn("session_id", "text", (column) => column.references("identity_session.id").onDelete("cascade"))
+        .addColumn("user_id", "text", (column) => column.references("identity_user.id").onDelete("cascade"))
+        .addColumn("email", "text", (column) => column.notNull())
+        .addColumn("failed_attempts", "integer", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("expires_at", "text", (column) => column.notNull())
+        .addColumn("consumed_at", "text")
+        .execute();
+      await database.schema.createIndex("identity_code_secret_hash_index").on("identity_code").column("secret_hash").execute();
+      await database.schema.createIndex("identity_code_session_index").on("identity_code").columns(["session_id", "purpose"]).execute();
+    },
+    async down(database: Kysely<unknown>) {
+      for (const table of ["identity_code", "identity_session", "identity_email_address", "identity_user"]) {
+        await database.schema.dropTable(table).execute();
+      }
+    },
+  },
 };
 
 /**

@@ -35,10 +35,74 @@ export type RateLimitHitTable = {
   hit_at: string;
 };
 
+/** A user account. `password_hash` is an argon2id PHC string, or `null` when the user has no usable password. */
+export type IdentityUserTable = {
+  id: string;
+  password_hash: string | null;
+  /** 1 = may sign in, 0 = deactivated. */
+  is_active: number;
+  created_at: string;
+};
+
+/** Addresses are stored lowercased; `verified` and `is_primary` are 0 or 1. */
+export type IdentityEmailAddressTable = {
+  id: string;
+  user_id: string;
+  email: string;
+  verified: number;
+  is_primary: number;
+  created_at: string;
+};
+
+/**
+ * A browser or app session, signed in or not. The token itself is never stored, only its SHA-256.
+ * `number` is the session's public integer id (allauth's `/auth/sessions` ids are integers).
+ */
+export type IdentitySessionTable = {
+  id: string;
+  token_hash: string;
+  number: number;
+  client: "browser" | "app";
+  user_id: string | null;
+  /** JSON: the authentication records (`methods`) of this session. */
+  methods_json: string;
+  /** JSON: the pending flow state (login stage, code processes), or `null`. */
+  pending_json: string | null;
+  ip: string;
+  user_agent: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+};
+
+export type IdentityCodePurpose = "login_by_code" | "email_verification" | "password_reset";
+
+/**
+ * A one-time code (bound to the session that asked for it) or a link key; only an HMAC of the secret is stored.
+ * `consumed_at` makes it single use; `failed_attempts` counts wrong guesses of a code.
+ */
+export type IdentityCodeTable = {
+  id: string;
+  purpose: IdentityCodePurpose;
+  kind: "code" | "key";
+  secret_hash: string;
+  session_id: string | null;
+  user_id: string | null;
+  email: string;
+  failed_attempts: number;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+};
+
 /** Every table the server owns; later features add theirs here. */
 export type DatabaseSchema = {
   contact_message: ContactMessageTable;
   outbox_mail: OutboxMailTable;
   captcha_spent_challenge: CaptchaSpentChallengeTable;
   rate_limit_hit: RateLimitHitTable;
+  identity_user: IdentityUserTable;
+  identity_email_address: IdentityEmailAddressTable;
+  identity_session: IdentitySessionTable;
+  identity_code: IdentityCodeTable;
 };

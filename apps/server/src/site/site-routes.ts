@@ -14,7 +14,20 @@ import { getContentType } from "./content-types.ts";
  * Routes that exist only in the browser (no prerendered page): they get `__spa-fallback.html`.
  * `/x/*` matches `/x` and everything below it; other patterns match exactly. Matching is case-sensitive.
  */
-export const defaultClientOnlyRoutePatterns: readonly string[] = ["/dashboard", "/dashboard/*", "/account/*", "/settings/*", "/study/*", "/upload-subtitles", "/pricing", "/billing/*"];
+export const defaultClientOnlyRoutePatterns: readonly string[] = [
+  "/dashboard",
+  "/dashboard/*",
+  "/account/*",
+  "/calculator",
+  "/settings/*",
+  "/study/*",
+  "/upload-subtitles",
+  "/pricing",
+  "/checkout-session",
+  "/checkout-success",
+  "/stripe-portal-session",
+  "/billing/*",
+];
 
 export const immutableCacheControl = "public, max-age=31536000, immutable";
 export const htmlCacheControl = "no-cache";

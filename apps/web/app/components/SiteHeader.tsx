@@ -5,6 +5,12 @@ import { artistProfile } from "@atelier/catalogue";
 import { primaryNavigationLinks } from "../lib/site-paths.ts";
 import { useHeaderVisibility } from "../lib/use-header-visibility.ts";
 import { useThemeStore } from "../lib/theme-store.ts";
+import { UserMenu } from "./UserMenu.tsx";
+
+function UserMenuForMobile() {
+  const menu = <UserMenu placement="mobile" />;
+  return <li className="site-mobile-menu__account">{menu}</li>;
+}
 
 export function SiteHeader() {
   const [mobileMenuState, setMobileMenuState] = useState<"open" | "closed">("closed");
@@ -45,9 +51,9 @@ export function SiteHeader() {
         </nav>
         <div className="site-header__actions">
           <ThemeToggle theme={theme} onThemeChange={setTheme} />
-          <Link to="/account/login" className="site-header__login">
-            Log in
-          </Link>
+          <div className="site-header__account">
+            <UserMenu placement="header" />
+          </div>
           <button
             type="button"
             className="site-header__menu-button"
@@ -63,11 +69,7 @@ export function SiteHeader() {
       <nav id={mobileMenuId} className="site-mobile-menu" data-state={mobileMenuState} aria-label="Mobile" hidden={mobileMenuState === "closed"}>
         <ul className="site-mobile-menu__list">
           {navigationItems}
-          <li>
-            <Link to="/account/login" className="site-nav__link">
-              Log in
-            </Link>
-          </li>
+          <UserMenuForMobile />
         </ul>
       </nav>
     </header>

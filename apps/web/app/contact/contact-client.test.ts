@@ -8,7 +8,8 @@ function answering(status: number, body: unknown, contentType = "application/jso
 }
 
 describe("sendContactMessage", () => {
-  it("should post the form as JSON to the contact path", async () => {
+  it("should post the form as JSON to the contact path, echoing the CSRF cookie", async () => {
+    document.cookie = "csrftoken=csrf-from-cookie";
     let seen: Request | undefined;
     let seenBody: unknown;
     const fetchImplementation: typeof fetch = async (request) => {
@@ -20,6 +21,7 @@ describe("sendContactMessage", () => {
     expect(result).toEqual({ status: "sent", message: "Thanks" });
     expect(new URL(seen!.url).pathname).toBe("/messages/contact/");
     expect(seen!.method).toBe("POST");
+    expect(seen!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
     expect(seenBody).toEqual(input);
   });
 

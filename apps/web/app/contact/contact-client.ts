@@ -1,5 +1,6 @@
 import ky, { HTTPError } from "ky";
 import * as v from "valibot";
+import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
 
 export interface ContactMessageInput {
   name: string;
@@ -28,7 +29,17 @@ const messageBodySchema = v.object({ message: v.pipe(v.string(), v.nonEmpty()) }
  */
 export async function sendContactMessage(input: ContactMessageInput, fetchImplementation: typeof fetch = (input, init) => fetch(input, init)): Promise<ContactSendResult> {
   try {
-    const body = await ky.post("/messages/contact/", { json: input, fetch: fetchImplementation, retry: 0, timeout: 20_000 }).json();
+    const body = await ky
+      .post("/messages/contact/", {
+        json: input,
+        // Every unsafe call echoes the CSRF cookie the server set on the page (decision 0009).
+        headers: { "X-CSRFToken": readCsrfTokenFromDocumentCookie() ?? "" },
+        credentials: "same-origin",
+        fetch: fetchImplementation,
+        retry: 0,
+        timeout: 20_000,
+      })
+      .json();
     const parsed = v.safeParse(messageBodySchema, body);
     return { status: "sent", message: parsed.success ? parsed.output.message : CONTACT_SENT_MESSAGE };
   } catch (error) {

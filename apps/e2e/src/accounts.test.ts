@@ -1,0 +1,342 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./support/chromium.ts";
+import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { codeInMail, countMails, logInWithPassword, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
+
+let server: RunningAtelierServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startAtelierServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function withPage<T>(run: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    return await run(page);
+  } finally {
+    await context.close();
+  }
+}
+
+describe("given a new visitor", () => {
+  it("should sign up, confirm the address with the e-mailed code and land on the dashboard", async () => {
+    await withPage(async (page) => {
+      const email = uniqueEmail("signup");
+      await signUpAndVerify(page, server.origin, email);
+      expect(await page.locator("main").getByText(email).count()).toBeGreaterThan(0);
+      // The header now offers the user menu instead of Log in.
+      expect(await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).count()).toBe(0);
+    });
+  });
+
+  it("should refuse a sign-up whose passwords differ, before any call", async () => {
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/account/signup`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      await main.getByRole("textbox", { name: "Email" }).fill(uniqueEmail("mismatch"));
+      await main.getByLabel("Password", { exact: true }).fill(strongPassword);
+      await main.getByLabel("Password (again)").fill(`${strongPassword}x`);
+      await main.getByRole("button", { name: "Sign up" }).click();
+      await main.getByText("Password does not match.").waitFor();
+    });
+  });
+});
+
+describe("given a registered user", () => {
+  const email = uniqueEmail("member");
+
+  beforeAll(async () => {
+    await withPage((page) => signUpAndVerify(page, server.origin, email));
+  });
+
+  it("should show the server's message for a wrong password", async () => {
+    await withPage(async (page) => {
+      await logInWithPassword(page, server.origin, email, "not-the-password");
+      await page.locator("main").getByText("The email address and/or password you specified are not correct.").waitFor();
+      expect(page.url()).toBe(`${server.origin}/account/login`);
+    });
+  });
+
+  it("should sign in with an e-mailed code", async () => {
+    await withPage(async (page) => {
+      const before = await countMails(server.origin, email, "sign-in code");
+      await page.goto(`${server.origin}/account/login`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("link", { name: "Send me a sign-in code" }).click();
+      await page.waitForURL(`${server.origin}/account/login/code`);
+      await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
+      await page.locator("main").getByRole("button", { name: "Request code" }).click();
+      await page.waitForURL(`${server.origin}/account/login/code/confirm`);
+      const code = codeInMail(await waitForMail(server.origin, email, "sign-in code", before));
+      await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
+      await page.locator("main").getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${server.origin}/dashboard`);
+    });
+  });
+
+  it("should send a protected page to the login page with next, and an anonymous-only page to the dashboard", async () => {
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/account/sessions`);
+      await waitForHydration(page);
+      // The login modal is offered first; dismissing it goes to the full login page with next.
+      await page.getByRole("dialog").waitFor();
+      await page.keyboard.press("Escape");
+      await page.waitForURL(`${server.origin}/account/login?next=${encodeURIComponent("/account/sessions")}`);
+      await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
+      await page.locator("main").getByLabel("Password").fill(strongPassword);
+      await page.locator("main").getByRole("button", { name: "Log in", exact: true }).click();
+      await page.waitForURL(`${server.origin}/account/sessions`);
+      await page.goto(`${server.origin}/account/login`);
+      await page.waitForURL(`${server.origin}/dashboard`);
+    });
+  });
+});
+
+describe("given the login modal", () => {
+  it("should validate, sign in from the header and stay on the page, and confirm a reset request", async () => {
+    const email = uniqueEmail("modal");
+    await withPage((page) => signUpAndVerify(page, server.origin, email));
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/paintings`);
+      await waitForHydration(page);
+      await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      const submit = dialog.locator("form button[type=submit]");
+      await submit.click();
+      await dialog.getByText("Email is required").waitFor();
+      await dialog.getByText("Password is required").waitFor();
+      await dialog.getByRole("button", { name: "Sign up" }).click();
+      await dialog.getByLabel("Password", { exact: true }).fill("one-password");
+      await dialog.getByLabel("Confirm password").fill("another-password");
+      await submit.click();
+      await dialog.getByText("Passwords do not match.").waitFor();
+
+      await dialog.getByRole("button", { name: "Log in" }).first().click();
+      await dialog.getByRole("button", { name: "Forgot your password?" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByRole("button", { name: "Reset password" }).click();
+      await dialog.getByText("Check Your Email").waitFor();
+      await page.keyboard.press("Escape");
+
+      await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByLabel("Password").fill(strongPassword);
+      await Promise.all([page.waitForEvent("load"), submit.click()]);
+      await waitForHydration(page);
+      expect(page.url()).toBe(`${server.origin}/paintings`);
+      await page.locator(".site-header__account").getByRole("button", { name: email }).waitFor();
+    });
+  });
+});
+
+describe("given a user who forgot the password", () => {
+  it("should reset it through the e-mailed link and sign in with the new one", async () => {
+    await withPage(async (page) => {
+      const email = uniqueEmail("reset-link");
+      await signUpAndVerify(page, server.origin, email);
+      await page.context().clearCookies();
+      await page.goto(`${server.origin}/account/password/reset`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
+      await page.locator("main").getByRole("button", { name: "Reset password" }).click();
+      await page.locator("main").getByText("Password reset sent.").waitFor();
+      const mail = await waitForMail(server.origin, email, "Reset your Atelier password");
+      const link = /https?:\/\/\S+\/account\/password\/reset\/key\/\S+/.exec(mail.text)?.[0];
+      expect(link).toBeTruthy();
+      await page.goto(link!);
+      await waitForHydration(page);
+      const newPassword = "Montreux-Jazz-1967!";
+      await page.locator("main").getByLabel("New password", { exact: true }).fill(newPassword);
+      await page.locator("main").getByLabel("New password (again)").fill(newPassword);
+      await page.locator("main").getByRole("button", { name: "Set new password" }).click();
+      await page.locator("main").getByText("Your password has been reset.").waitFor();
+      await logInWithPassword(page, server.origin, email, newPassword);
+      await page.waitForURL(`${server.origin}/dashboard`);
+    });
+  });
+
+  it("should answer an unknown address exactly as a known one", async () => {
+    await withPage(async (page) => {
+      await page.goto(`${server.origin}/account/password/reset`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("textbox", { name: "Email" }).fill(uniqueEmail("nobody"));
+      await page.locator("main").getByRole("button", { name: "Reset password" }).click();
+      await page.locator("main").getByText("Password reset sent.").waitFor();
+      await page.locator("main").getByText("If an account exists for this email address, we've sent password reset instructions to your inbox.").waitFor();
+    });
+  });
+});
+
+describe("given a signed-in user managing the account", () => {
+  it("should change the password and land on /calculator", async () => {
+    await withPage(async (page) => {
+      const email = uniqueEmail("change");
+      await signUpAndVerify(page, server.origin, email);
+      await page.goto(`${server.origin}/account/password/change`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      await main.getByLabel("Current password").fill(strongPassword);
+      await main.getByLabel("New password", { exact: true }).fill("Chillon-Castle-1150!");
+      await main.getByLabel("New password (again)").fill("Chillon-Castle-1150!");
+      await main.getByRole("button", { name: "Change password" }).click();
+      await page.waitForURL(`${server.origin}/calculator`);
+      await main.getByText("Your password has been changed.", { exact: false }).waitFor();
+    });
+  });
+
+  it("should add an address, verify it, make it primary and remove the old one", async () => {
+    await withPage(async (page) => {
+      const firstEmail = uniqueEmail("first");
+      const secondEmail = uniqueEmail("second");
+      await signUpAndVerify(page, server.origin, firstEmail);
+      // A fresh sign-up has no recent authentication record: changing addresses asks for the password first.
+      await page.goto(`${server.origin}/account/email`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      await main.getByRole("textbox", { name: "New e-mail address" }).fill(secondEmail);
+      await main.getByRole("button", { name: "Add address" }).click();
+      await page.waitForURL(new RegExp(`/account/reauthenticate\\?next=`));
+      await main.getByLabel("Password").fill(strongPassword);
+      await main.getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(`${server.origin}/account/email`);
+      await main.getByRole("textbox", { name: "New e-mail address" }).fill(secondEmail);
+      await main.getByRole("button", { name: "Add address" }).click();
+      await main.locator(`tr[data-email="${secondEmail}"]`).getByText("Unverified", { exact: true }).waitFor();
+
+      const code = codeInMail(await waitForMail(server.origin, secondEmail, "Confirm your e-mail address"));
+      await page.goto(`${server.origin}/account/verify-email`);
+      await waitForHydration(page);
+      await main.getByRole("textbox", { name: "Code" }).fill(code);
+      await main.getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(`${server.origin}/account/email`);
+      const secondRow = main.locator(`tr[data-email="${secondEmail}"]`);
+      await secondRow.getByText("Verified", { exact: true }).waitFor();
+
+      await secondRow.getByRole("button", { name: "Make primary" }).click();
+      await secondRow.getByText("Primary", { exact: true }).waitFor();
+      const firstRow = main.locator(`tr[data-email="${firstEmail}"]`);
+      expect(await secondRow.getByRole("button", { name: "Remove" }).count()).toBe(0);
+      await firstRow.getByRole("button", { name: "Remove" }).click();
+      await firstRow.waitFor({ state: "detached" });
+      expect(await main.locator("tbody tr").count()).toBe(1);
+    });
+  });
+
+  it("should end the other browser's session with 'Log out elsewhere'", async () => {
+    const email = uniqueEmail("two-browsers");
+    const firstContext = await browser.newContext();
+    const secondContext = await browser.newContext();
+    try {
+      const first = await firstContext.newPage();
+      await signUpAndVerify(first, server.origin, email);
+      const second = await secondContext.newPage();
+      await logInWithPassword(second, server.origin, email);
+      await second.waitForURL(`${server.origin}/dashboard`);
+
+      await first.goto(`${server.origin}/account/sessions`);
+      await waitForHydration(first);
+      await first.locator("main tbody tr").nth(1).waitFor();
+      expect(await first.locator("main tbody tr").count()).toBe(2);
+      await first.locator("main").getByRole("button", { name: "Log out elsewhere" }).click();
+      await first.locator("main tbody tr").nth(1).waitFor({ state: "detached" });
+      expect(await first.locator("main").getByRole("button", { name: "Log out elsewhere" }).isDisabled()).toBe(true);
+
+      const secondStatus = await second.evaluate(async () => (await fetch("/_allauth/browser/v1/auth/session")).status);
+      expect(secondStatus).toBe(401);
+    } finally {
+      await firstContext.close();
+      await secondContext.close();
+    }
+  });
+
+  it("should sign out from the user menu after a confirmation", async () => {
+    await withPage(async (page) => {
+      await signUpAndVerify(page, server.origin, uniqueEmail("sign-out"));
+      const account = page.locator(".site-header__account");
+      await account.getByRole("button").first().click();
+      await account.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
+      await page.waitForURL(`${server.origin}/`);
+      await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).waitFor();
+    });
+  });
+});
+
+describe("given a server that resets passwords by code and keeps authentications recent for 2 s", () => {
+  let codeServer: RunningAtelierServer;
+
+  beforeAll(async () => {
+    codeServer = await startAtelierServer({ ACCOUNT_PASSWORD_RESET_BY_CODE_ENABLED: "true", ACCOUNT_REAUTHENTICATION_TIMEOUT: "2" });
+  });
+
+  afterAll(async () => {
+    await codeServer?.stop();
+  });
+
+  it("should reset the password with the e-mailed code", async () => {
+    await withPage(async (page) => {
+      const email = uniqueEmail("reset-code");
+      await signUpAndVerify(page, codeServer.origin, email);
+      await page.context().clearCookies();
+      await page.goto(`${codeServer.origin}/account/password/reset`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      await main.getByRole("textbox", { name: "Email" }).fill(email);
+      await main.getByRole("button", { name: "Reset password" }).click();
+      await page.waitForURL(`${codeServer.origin}/account/password/reset/confirm`);
+      const code = codeInMail(await waitForMail(codeServer.origin, email, "password reset code"));
+      await main.getByRole("textbox", { name: "Code" }).fill(code);
+      await main.getByRole("button", { name: "Continue" }).click();
+      await page.waitForURL(`${codeServer.origin}/account/password/reset/complete`);
+      const newPassword = "Rochers-de-Naye-2042!";
+      await main.getByLabel("New password", { exact: true }).fill(newPassword);
+      await main.getByLabel("New password (again)").fill(newPassword);
+      await main.getByRole("button", { name: "Set new password" }).click();
+      await main.getByText("Your password has been reset.").waitFor();
+      await logInWithPassword(page, codeServer.origin, email, newPassword);
+      await page.waitForURL(`${codeServer.origin}/dashboard`);
+    });
+  });
+
+  it("should ask for the password again for a sensitive action once the window has passed", async () => {
+    await withPage(async (page) => {
+      const email = uniqueEmail("reauth");
+      await signUpAndVerify(page, codeServer.origin, email);
+      await logInAgain(page, codeServer.origin, email);
+      await page.goto(`${codeServer.origin}/account/email`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      // Within the window the change goes through...
+      await main.getByRole("textbox", { name: "New e-mail address" }).fill(uniqueEmail("extra"));
+      await main.getByRole("button", { name: "Add address" }).click();
+      await main.locator("tbody tr").nth(1).waitFor();
+      // ...after it, the password is asked for, and the visitor comes back afterwards.
+      await page.waitForTimeout(2_500);
+      await main.locator("tbody tr").nth(1).getByRole("button", { name: "Remove" }).click();
+      await page.waitForURL(/\/account\/reauthenticate\?next=%2Faccount%2Femail/);
+      await main.getByLabel("Password").fill(strongPassword);
+      await main.getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(`${codeServer.origin}/account/email`);
+      await main.locator("tbody tr").nth(1).getByRole("button", { name: "Remove" }).click();
+      await main.locator("tbody tr").nth(1).waitFor({ state: "detached" });
+    });
+  });
+});
+
+async function logInAgain(page: Page, origin: string, email: string) {
+  await page.context().clearCookies();
+  await logInWithPassword(page, origin, email);
+  await page.waitForURL(`${origin}/dashboard`);
+}

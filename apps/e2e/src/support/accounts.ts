@@ -1,0 +1,73 @@
+import type { Page } from "playwright-core";
+
+interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** The newest mail to an address in the development outbox, waiting for it to arrive. */
+export async function waitForMail(origin: string, to: string, subjectIncludes: string, since = 0): Promise<OutboxMail> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const response = await fetch(`${origin}/dev/outbox?to=${encodeURIComponent(to)}`);
+    const { mails } = (await response.json()) as { mails: OutboxMail[] };
+    const matching = mails.filter((mail) => mail.subject.includes(subjectIncludes));
+    if (matching.length > since) return matching[0]!;
+    if (Date.now() > deadline) throw new Error(`No mail "${subjectIncludes}" to ${to} arrived; the outbox holds: ${mails.map((mail) => mail.subject).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+export async function countMails(origin: string, to: string, subjectIncludes: string): Promise<number> {
+  const { mails } = (await (await fetch(`${origin}/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { mails: OutboxMail[] };
+  return mails.filter((mail) => mail.subject.includes(subjectIncludes)).length;
+}
+
+export function codeInMail(mail: OutboxMail): string {
+  const match = /Your code: ([A-Z0-9-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`No code in the mail "${mail.subject}":\n${mail.text}`);
+  return match[1];
+}
+
+export function linkInMail(mail: OutboxMail, pathPrefix: string): string {
+  const match = new RegExp(`https?://[^\\s]+${pathPrefix.replace(/\//g, "\\/")}[^\\s]+`).exec(mail.text);
+  if (!match) throw new Error(`No link to ${pathPrefix} in the mail "${mail.subject}":\n${mail.text}`);
+  return match[0];
+}
+
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+let uniqueCounter = 0;
+export function uniqueEmail(label: string): string {
+  uniqueCounter += 1;
+  return `${label}-${Date.now().toString(36)}-${uniqueCounter}@example.com`;
+}
+
+export const strongPassword = "Lake-Geneva-2025!";
+
+/** Signs up through the full page and confirms the address with the code from the outbox: ends on the dashboard. */
+export async function signUpAndVerify(page: Page, origin: string, email: string, password = strongPassword): Promise<void> {
+  await page.goto(`${origin}/account/signup`);
+  await waitForHydration(page);
+  await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
+  await page.locator("main").getByLabel("Password", { exact: true }).fill(password);
+  await page.locator("main").getByLabel("Password (again)").fill(password);
+  await page.locator("main").getByRole("button", { name: "Sign up" }).click();
+  await page.waitForURL(`${origin}/account/verify-email`);
+  const code = codeInMail(await waitForMail(origin, email, "Confirm your e-mail address"));
+  await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
+  await page.locator("main").getByRole("button", { name: "Confirm" }).click();
+  await page.waitForURL(`${origin}/dashboard`);
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+}
+
+export async function logInWithPassword(page: Page, origin: string, email: string, password = strongPassword): Promise<void> {
+  await page.goto(`${origin}/account/login`);
+  await waitForHydration(page);
+  await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
+  await page.locator("main").getByLabel("Password").fill(password);
+  await page.locator("main").getByRole("button", { name: "Log in", exact: true }).click();
+}

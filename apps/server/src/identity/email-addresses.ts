@@ -1,0 +1,148 @@
+import * as v from "valibot";
+import type { AtelierDatabase } from "../database/open-database.ts";
+
+export type EmailAddress = { email: string; verified: boolean; primary: boolean };
+
+export type UserAccount = {
+  id: string;
+  passwordHash: string | null;
+  isActive: boolean;
+  emailAddresses: EmailAddress[];
+};
+
+/** allauth's User object (API.md §0); empty values are left out. */
+export type SerializedUser = { id: string; display: string; email?: string; has_usable_password: boolean };
+
+const emailSchema = v.pipe(v.string(), v.maxLength(254), v.email());
+
+/** Lowercased and trimmed, as stored. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function isValidEmail(email: string): boolean {
+  return v.safeParse(emailSchema, email).success;
+}
+
+export function primaryEmailOf(account: UserAccount): string | null {
+  return account.emailAddresses.find((address) => address.primary)?.email ?? account.emailAddresses[0]?.email ?? null;
+}
+
+export function serializeUser(account: UserAccount): SerializedUser {
+  const email = primaryEmailOf(account);
+  return {
+    id: account.id,
+    display: email ?? "user",
+    ...(email ? { email } : {}),
+    has_usable_password: account.passwordHash !== null,
+  };
+}
+
+/**
+ * Users and their e-mail addresses.
+ *
+ * @example
+ * const account = await accounts.findByEmail("anna@example.ch");
+ */
+export function createAccountStore(options: { database: AtelierDatabase }) {
+  const { database } = options;
+
+  async function listEmailAddresses(userId: string): Promise<EmailAddress[]> {
+    const rows = await database
+      .selectFrom("identity_email_address")
+      .select(["email", "verified", "is_primary"])
+      .where("user_id", "=", userId)
+      .orderBy("is_primary", "desc")
+      .orderBy("created_at", "asc")
+      .orderBy("email", "asc")
+      .execute();
+    return rows.map((row) => ({ email: row.email, verified: Number(row.verified) === 1, primary: Number(row.is_primary) === 1 }));
+  }
+
+  async function findById(userId: string): Promise<UserAccount | null> {
+    const user = await database.selectFrom("identity_user").select(["id", "password_hash", "is_active"]).where("id", "=", userId).executeTakeFirst();
+    if (!user) {
+      return null;
+    }
+    return { id: user.id, passwordHash: user.password_hash, isActive: Number(user.is_active) === 1, emailAddresses: await listEmailAddresses(user.id) };
+  }
+
+  async function setPrimaryEmail(userId: string, email: string): Promise<void> {
+    await database.transaction().execute(async (transaction) => {
+      await transaction.updateTable("identity_email_address").set({ is_primary: 0 }).where("user_id", "=", userId).execute();
+      await transaction.updateTable("identity_email_address").set({ is_primary: 1 }).where("user_id", "=", userId).where("email", "=", normalizeEmail(email)).execute();
+    });
+  }
+
+  return {
+    findById,
+    listEmailAddresses,
+    setPrimaryEmail,
+
+    /** The account that owns an address, preferring a verified owner (allauth's `filter_users_by_email`). */
+    async findByEmail(email: string): Promise<UserAccount | null> {
+      const owners = await database
+        .selectFrom("identity_email_address")
+        .select(["user_id", "verified"])
+        .where("email", "=", normalizeEmail(email))
+        .orderBy("verified", "desc")
+        .orderBy("created_at", "asc")
+        .execute();
+      const owner = owners[0];
+      return owner ? findById(owner.user_id) : null;
+    },
+
+    async isEmailVerifiedByAnotherUser(email: string, userId: string | null): Promise<boolean> {
+      let query = database.selectFrom("identity_email_address").select("id").where("email", "=", normalizeEmail(email)).where("verified", "=", 1);
+      if (userId) {
+        query = query.where("user_id", "<>", userId);
+      }
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    async isEmailInUse(email: string): Promise<boolean> {
+      return (await database.selectFrom("identity_email_address").select("id").where("email", "=", normalizeEmail(email)).executeTakeFirst()) !== undefined;
+    },
+
+    async createUser(input: { email: string; passwordHash: string | null; now: Date }): Promise<UserAccount> {
+      const userId = crypto.randomUUID();
+      const createdAt = input.now.toISOString();
+      await database.transaction().execute(async (transaction) => {
+        await transaction.insertInto("identity_user").values({ id: userId, password_hash: input.passwordHash, is_active: 1, created_at: createdAt }).execute();
+        await transaction
+          .insertInto("identity_email_address")
+          .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(input.email), verified: 0, is_primary: 1, created_at: createdAt })
+          .execute();
+      });
+      return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email: normalizeEmail(input.email), verified: false, primary: true }] };
+    },
+
+    async addEmailAddress(userId: string, email: string, now: Date): Promise<void> {
+      await database
+        .insertInto("identity_email_address")
+        .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(email), verified: 0, is_primary: 0, created_at: now.toISOString() })
+        .execute();
+    },
+
+    /** Marks an address verified; it becomes primary when the user has no verified primary address yet. */
+    async markEmailVerified(userId: string, email: string): Promise<void> {
+      const normalized = normalizeEmail(email);
+      await database.updateTable("identity_email_address").set({ verified: 1 }).where("user_id", "=", userId).where("email", "=", normalized).execute();
+      const addresses = await listEmailAddresses(userId);
+      const primary = addresses.find((address) => address.primary);
+      if (!primary || !primary.verified) {
+        await setPrimaryEmail(userId, normalized);
+      }
+    },
+
+    async removeEmailAddress(userId: string, email: string): Promise<void> {
+      await database.deleteFrom("identity_email_address").where("user_id", "=", userId).where("email", "=", normalizeEmail(email)).execute();
+    },
+
+    async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+      await database.updateTable("identity_user").set({ password_hash: passwordHash }).where("id", "=", userId).execute();
+    },
+  };
+}
+
+export type AccountStore = ReturnType<typeof createAccountStore>;

@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import type { IdentityService } from "./identity-service.ts";
+import type { IdentityClient } from "./sessions.ts";
+
+/**
+ * allauth's headless endpoints implemented so far, for one client kind. Thin: every route is one handler.
+ * Mount at `/_allauth/browser/v1` (cookie session, CSRF) and `/_allauth/app/v1` (`X-Session-Token`).
+ *
+ * @example
+ * app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
+ */
+export function createIdentityRoutes(identity: IdentityService, client: IdentityClient): Hono {
+  const { handlers, endpoint, settings } = identity;
+  const routes = new Hono();
+  routes.get("/config", endpoint(client, handlers.config));
+  routes.get("/auth/session", endpoint(client, handlers.getSession));
+  routes.delete("/auth/session", endpoint(client, handlers.deleteSession));
+  routes.post("/auth/login", endpoint(client, handlers.login));
+  routes.post("/auth/signup", endpoint(client, handlers.signup));
+  routes.post("/auth/reauthenticate", endpoint(client, handlers.reauthenticate));
+  if (settings.loginByCodeEnabled) {
+    routes.post("/auth/code/request", endpoint(client, handlers.requestLoginCode));
+    routes.post("/auth/code/confirm", endpoint(client, handlers.confirmLoginCode));
+    routes.post("/auth/code/resend", endpoint(client, handlers.resendLoginCode));
+  }
+  routes.get("/auth/email/verify", endpoint(client, handlers.getEmailVerification));
+  routes.post("/auth/email/verify", endpoint(client, handlers.verifyEmail));
+  routes.post("/auth/email/verify/resend", endpoint(client, handlers.resendEmailVerification));
+  routes.post("/auth/password/request", endpoint(client, handlers.requestPasswordReset));
+  routes.get("/auth/password/reset", endpoint(client, handlers.getPasswordReset));
+  routes.post("/auth/password/reset", endpoint(client, handlers.resetPassword));
+  routes.post("/account/password/change", endpoint(client, handlers.changePassword));
+  routes.get("/account/email", endpoint(client, handlers.listEmailAddresses));
+  routes.post("/account/email", endpoint(client, handlers.addEmailAddress));
+  routes.put("/account/email", endpoint(client, handlers.resendEmailAddressVerification));
+  routes.patch("/account/email", endpoint(client, handlers.markPrimaryEmailAddress));
+  routes.delete("/account/email", endpoint(client, handlers.removeEmailAddress));
+  routes.get("/auth/sessions", endpoint(client, handlers.listSessions));
+  routes.delete("/auth/sessions", endpoint(client, handlers.endSessions));
+  return routes;
+}

@@ -1,0 +1,56 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { HttpError } from "../http/http-errors.ts";
+import type { AuthenticatedUser, IdentityService } from "./identity-service.ts";
+
+export { createIdentityService, sessionCookieName, sessionTokenHeaderName } from "./identity-service.ts";
+export type { AuthenticatedUser, IdentityService, IdentityServiceOptions, UserLoggedInEvent } from "./identity-service.ts";
+export { createIdentityRoutes } from "./identity-routes.ts";
+export { createCsrfMiddleware, csrfCookieName, csrfHeaderName, csrfFormFieldName } from "./csrf.ts";
+
+export type IdentityVariables = { identity: IdentityService };
+
+/**
+ * Makes the identity service reachable from every handler (`getAuthenticatedUser(c)`); `createServer` adds it.
+ *
+ * @example
+ * app.use(createIdentityContextMiddleware(identity));
+ */
+export function createIdentityContextMiddleware(identity: IdentityService): MiddlewareHandler<{ Variables: IdentityVariables }> {
+  return async (c, next) => {
+    c.set("identity", identity);
+    await next();
+  };
+}
+
+function identityOf(c: Context): IdentityService {
+  const identity = (c as Context<{ Variables: IdentityVariables }>).get("identity");
+  if (!identity) {
+    throw new Error("getAuthenticatedUser needs the identity middleware: this is a bug in createServer's wiring.");
+  }
+  return identity;
+}
+
+/**
+ * The signed-in user of the request, from the `sessionid` cookie or the `X-Session-Token` header; `null` when anonymous.
+ *
+ * @example
+ * const user = await getAuthenticatedUser(c);
+ * if (user) { ... user.id ... }
+ */
+export function getAuthenticatedUser(c: Context): Promise<AuthenticatedUser | null> {
+  return identityOf(c).getAuthenticatedUser(c);
+}
+
+/**
+ * Like `getAuthenticatedUser`, but answers 401 `{ message }` for anonymous requests.
+ *
+ * @example
+ * app.get("/user/subscription-status", async (c) => { const user = await requireAuthenticatedUser(c); ... });
+ */
+export async function requireAuthenticatedUser(c: Context): Promise<AuthenticatedUser> {
+  const user = await getAuthenticatedUser(c);
+  if (!user) {
+    throw new HttpError(401, "Please sign in first.");
+  }
+  return user;
+}

@@ -1,0 +1,175 @@
+import { randomInt } from "node:crypto";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import type { IdentitySessionTable } from "../database/schema.ts";
+import type { AuthenticationRecord, PendingState } from "./flows.ts";
+import { identityTimeouts } from "./flows.ts";
+import { createRandomToken, hashToken } from "./secrets.ts";
+
+export type IdentityClient = "browser" | "app";
+
+/** A session as the request handlers see it; `token` is only known when this request issued it. */
+export type SessionState = {
+  id: string;
+  number: number;
+  client: IdentityClient;
+  userId: string | null;
+  methods: AuthenticationRecord[];
+  pending: PendingState;
+  ip: string;
+  userAgent: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+};
+
+export type SessionListItem = { number: number; ip: string; userAgent: string; createdAt: string; lastSeenAt: string; isCurrent: boolean };
+
+function toSessionState(row: IdentitySessionTable): SessionState {
+  return {
+    id: row.id,
+    number: Number(row.number),
+    client: row.client,
+    userId: row.user_id,
+    methods: JSON.parse(row.methods_json) as AuthenticationRecord[],
+    pending: row.pending_json ? (JSON.parse(row.pending_json) as PendingState) : {},
+    ip: row.ip,
+    userAgent: row.user_agent,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+function serializePending(pending: PendingState): string | null {
+  return pending.login || pending.passwordReset ? JSON.stringify(pending) : null;
+}
+
+function lifetimeSeconds(userId: string | null): number {
+  return userId ? identityTimeouts.browserSessionSeconds : identityTimeouts.anonymousSessionSeconds;
+}
+
+/**
+ * Server-side sessions for browsers (cookie) and apps (`X-Session-Token`). The token is random and only its SHA-256
+ * is stored; signing in always issues a new token (no session fixation).
+ *
+ * @example
+ * const { session, token } = await sessions.create({ client: "browser", userId: null, ip, userAgent, now });
+ */
+export function createSessionStore(options: { database: AtelierDatabase }) {
+  const { database } = options;
+
+  async function insert(input: { client: IdentityClient; userId: string | null; methods: AuthenticationRecord[]; pending: PendingState; ip: string; userAgent: string; now: Date }) {
+    const token = createRandomToken();
+    const nowText = input.now.toISOString();
+    for (let attempt = 1; ; attempt += 1) {
+      const row: IdentitySessionTable = {
+        id: crypto.randomUUID(),
+        token_hash: hashToken(token),
+        // A random public id avoids a portable auto-increment; a clash (1 in 2^31) is retried.
+        number: randomInt(1, 2 ** 31 - 1),
+        client: input.client,
+        user_id: input.userId,
+        methods_json: JSON.stringify(input.methods),
+        pending_json: serializePending(input.pending),
+        ip: input.ip,
+        user_agent: input.userAgent,
+        created_at: nowText,
+        last_seen_at: nowText,
+        expires_at: new Date(input.now.getTime() + lifetimeSeconds(input.userId) * 1_000).toISOString(),
+      };
+      try {
+        await database.insertInto("identity_session").values(row).execute();
+        return { session: toSessionState(row), token };
+      } catch (error) {
+        if (attempt >= 3) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  return {
+    create: insert,
+
+    /** The live session of a token, or `null` when it is unknown or expired. */
+    async findByToken(token: string, client: IdentityClient, now: Date): Promise<SessionState | null> {
+      if (token.length === 0 || token.length > 200) {
+        return null;
+      }
+      const row = await database.selectFrom("identity_session").selectAll().where("token_hash", "=", hashToken(token)).executeTakeFirst();
+      if (!row || row.client !== client || row.expires_at <= now.toISOString()) {
+        return null;
+      }
+      return toSessionState(row);
+    },
+
+    async savePending(sessionId: string, pending: PendingState): Promise<void> {
+      await database.updateTable("identity_session").set({ pending_json: serializePending(pending) }).where("id", "=", sessionId).execute();
+    },
+
+    async saveMethods(sessionId: string, methods: AuthenticationRecord[]): Promise<void> {
+      await database.updateTable("identity_session").set({ methods_json: JSON.stringify(methods) }).where("id", "=", sessionId).execute();
+    },
+
+    /** Gives a session a new token (sign-in, password change) and optionally a user and fresh methods. */
+    async rotate(session: SessionState, changes: { userId: string; methods: AuthenticationRecord[]; pending: PendingState; now: Date; signedIn: boolean }) {
+      const token = createRandomToken();
+      const nowText = changes.now.toISOString();
+      await database
+        .updateTable("identity_session")
+        .set({
+          token_hash: hashToken(token),
+          user_id: changes.userId,
+          methods_json: JSON.stringify(changes.methods),
+          pending_json: serializePending(changes.pending),
+          expires_at: new Date(changes.now.getTime() + lifetimeSeconds(changes.userId) * 1_000).toISOString(),
+          ...(changes.signedIn ? { created_at: nowText, last_seen_at: nowText } : {}),
+        })
+        .where("id", "=", session.id)
+        .execute();
+      return token;
+    },
+
+    async recordActivity(sessionId: string, input: { ip: string; userAgent: string; now: Date }): Promise<void> {
+      await database.updateTable("identity_session").set({ ip: input.ip, user_agent: input.userAgent, last_seen_at: input.now.toISOString() }).where("id", "=", sessionId).execute();
+    },
+
+    async delete(sessionId: string): Promise<void> {
+      await database.deleteFrom("identity_session").where("id", "=", sessionId).execute();
+    },
+
+    async deleteUserSessions(userId: string, options: { exceptSessionId?: string; numbers?: number[] } = {}): Promise<void> {
+      let query = database.deleteFrom("identity_session").where("user_id", "=", userId);
+      if (options.exceptSessionId) {
+        query = query.where("id", "<>", options.exceptSessionId);
+      }
+      if (options.numbers) {
+        if (options.numbers.length === 0) {
+          return;
+        }
+        query = query.where("number", "in", options.numbers);
+      }
+      await query.execute();
+    },
+
+    async listUserSessions(userId: string, currentSessionId: string, now: Date): Promise<SessionListItem[]> {
+      await database.deleteFrom("identity_session").where("expires_at", "<=", now.toISOString()).execute();
+      const rows = await database
+        .selectFrom("identity_session")
+        .select(["id", "number", "ip", "user_agent", "created_at", "last_seen_at"])
+        .where("user_id", "=", userId)
+        .orderBy("created_at", "asc")
+        .execute();
+      return rows.map((row) => ({
+        number: Number(row.number),
+        ip: row.ip,
+        userAgent: row.user_agent,
+        createdAt: row.created_at,
+        lastSeenAt: row.last_seen_at,
+        isCurrent: row.id === currentSessionId,
+      }));
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,42 @@
+import { create } from "zustand";
+
+export type LoginModalStep = "initial" | "email" | "passwordReset" | "loginCode" | "confirmLoginCode";
+export type LoginModalEmailMode = "login" | "signup";
+
+export interface LoginModalOpenOptions {
+  /** The initial step's heading and text; the study screens use 'Keep Up the Great Work!'. */
+  title?: string;
+  description?: string;
+  /** A protected page the visitor asked for: closing the modal without signing in goes to /account/login?next=. */
+  protectedPath?: string;
+  /** What to do after a successful sign-in; the default reloads the page (spec 4.2). */
+  afterLogin?: "reload";
+}
+
+interface LoginModalState {
+  state: "open" | "closed";
+  step: LoginModalStep;
+  emailMode: LoginModalEmailMode;
+  options: LoginModalOpenOptions;
+  open: (options?: LoginModalOpenOptions) => void;
+  close: () => void;
+  goToStep: (step: LoginModalStep, emailMode?: LoginModalEmailMode) => void;
+}
+
+export const DEFAULT_LOGIN_MODAL_TITLE = "Log in or sign up";
+export const DEFAULT_LOGIN_MODAL_DESCRIPTION = "Sign in to keep your progress and reach your account.";
+
+export const useLoginModalStore = create<LoginModalState>((set) => ({
+  state: "closed",
+  step: "initial",
+  emailMode: "login",
+  options: {},
+  open: (options = {}) => set({ state: "open", step: "initial", emailMode: "login", options }),
+  close: () => set({ state: "closed" }),
+  goToStep: (step, emailMode) => set((current) => ({ step, emailMode: emailMode ?? current.emailMode })),
+}));
+
+/** What `ProtectedRoute` calls for a signed-out visitor: offer the login modal first (spec 2.1). */
+export function openLoginModalForProtectedPage(protectedPath: string): void {
+  useLoginModalStore.getState().open({ protectedPath });
+}

@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from "react";
+import { Button } from "@atelier/ui";
+import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
+import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
+import { AccountPage } from "../../account/AccountPage.tsx";
+import { accountPageMeta } from "../../account/account-meta.ts";
+import { useAllauthForm } from "../../account/use-allauth-form.ts";
+import { authClient } from "../../lib/auth.ts";
+import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
+
+export const meta = accountPageMeta("Confirm it is you");
+
+function ReauthenticateForm() {
+  const { user } = useAuthStatus();
+  const [password, setPassword] = useState("");
+  const form = useAllauthForm();
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // On success the store sees 'reauthenticated' and the redirector returns to ?next= (spec 2.1).
+    await form.submit(() => authClient.reauthenticate({ password }));
+  };
+  return (
+    <AccountPage title="Confirm it is you" lead="For your security, please enter your password again before you continue.">
+      <form className="account-form" onSubmit={handleSubmit} noValidate>
+        {user?.email ? <input type="email" name="email" autoComplete="username" value={user.email} readOnly hidden /> : null}
+        <AccountFormField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          errors={form.errors.byParam.password}
+        />
+        <FormGeneralErrors errors={form.errors.general} />
+        <Button type="submit" disabled={form.submitting}>
+          Confirm
+        </Button>
+      </form>
+    </AccountPage>
+  );
+}
+
+export default function ReauthenticateRoute() {
+  return (
+    <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
+      <ReauthenticateForm />
+    </ProtectedRoute>
+  );
+}

@@ -1,0 +1,53 @@
+import { Link } from "react-router";
+import { Card, CardBody, CardTitle } from "@atelier/ui";
+import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
+import { AccountPage } from "../account/AccountPage.tsx";
+import { accountPageMeta } from "../account/account-meta.ts";
+import { openLoginModalForProtectedPage } from "../login-modal/login-modal-store.ts";
+
+export const meta = accountPageMeta("Dashboard");
+
+function DashboardContent() {
+  const { user } = useAuthStatus();
+  return (
+    <AccountPage title="Dashboard" lead={user ? `Welcome, ${user.display}.` : undefined}>
+      <div className="dashboard-grid">
+        <Card>
+          <CardBody>
+            <CardTitle headingLevel={2}>Your account</CardTitle>
+            <dl className="account-facts">
+              <dt>E-mail</dt>
+              <dd>{user?.email ?? "–"}</dd>
+              <dt>Password</dt>
+              <dd>{user?.has_usable_password === false ? "Not set" : "Set"}</dd>
+            </dl>
+          </CardBody>
+        </Card>
+        <Card>
+          <CardBody>
+            <CardTitle headingLevel={2}>Settings</CardTitle>
+            <ul className="account-links">
+              <li>
+                <Link to="/account/email">E-mail addresses</Link>
+              </li>
+              <li>
+                <Link to="/account/password/change">{user?.has_usable_password === false ? "Set a password" : "Change password"}</Link>
+              </li>
+              <li>
+                <Link to="/account/sessions">Sessions</Link>
+              </li>
+            </ul>
+          </CardBody>
+        </Card>
+      </div>
+    </AccountPage>
+  );
+}
+
+export default function DashboardRoute() {
+  return (
+    <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
+      <DashboardContent />
+    </ProtectedRoute>
+  );
+}

@@ -1,0 +1,141 @@
+import { AUTH_CHANGE_EVENT, getAuthenticationInfo, type AuthChangeEvent } from "./auth-change-events.ts";
+import type { AuthenticationResponse, AuthenticatorType, Flow, FlowId } from "./schemas.ts";
+
+/** Where a user lands after logging in (spec §2.1). */
+export const LOGIN_REDIRECT_PATH = "/dashboard";
+/** Where a user lands after logging out (spec §2.1). */
+export const LOGOUT_REDIRECT_PATH = "/";
+/** The login page (spec §2.1). */
+export const LOGIN_PATH = "/account/login";
+/** Where a user who logs out on a study page goes (spec §2.1). */
+export const STUDY_LOGOUT_REDIRECT_PATH = "/upload-subtitles";
+
+/** A page per flow; a flow with second-factor types has a page per type. */
+export type FlowPathMap = Partial<Record<FlowId, string | Partial<Record<AuthenticatorType, string>>>>;
+
+/**
+ * The web route of each flow (spec §2.2). Flows without a page here (`provider_redirect`, `mfa_trust`, …) make
+ * `pathForFlow` throw; pass your own map to it to add them.
+ */
+export const flowPaths = Object.freeze({
+  login: "/account/login",
+  login_by_code: "/account/login/code/confirm",
+  signup: "/account/signup",
+  verify_email: "/account/verify-email",
+  password_reset_by_code: "/account/password/reset/confirm",
+  provider_signup: "/account/provider/signup",
+  reauthenticate: "/account/reauthenticate",
+  mfa_authenticate: Object.freeze({
+    totp: "/account/authenticate/totp",
+    recovery_codes: "/account/authenticate/recovery-codes",
+    webauthn: "/account/authenticate/webauthn",
+  }),
+  mfa_reauthenticate: Object.freeze({
+    totp: "/account/reauthenticate/totp",
+    recovery_codes: "/account/reauthenticate/recovery-codes",
+    webauthn: "/account/reauthenticate/webauthn",
+  }),
+  mfa_signup_webauthn: "/account/signup/passkey/create",
+} satisfies FlowPathMap) as FlowPathMap;
+
+/** The message of the error `pathForFlow` throws for a flow without a page (spec §2.1, §8). */
+export const UNKNOWN_FLOW_PATH_MESSAGE = "Unknown path for flow";
+
+/**
+ * The page of a flow. For second-factor flows the page is that of `typePreference`, else of the flow's first type
+ * (a flow without types gets its first page, the TOTP one). Throws a plain `Error("Unknown path for flow")`
+ * (spec §8's exact text) for a flow or type without a page.
+ *
+ * @example
+ * pathForFlow({ id: "mfa_authenticate", is_pending: true, types: ["totp"] }); // "/account/authenticate/totp"
+ * pathForFlow({ id: "provider_redirect" }); // throws Error("Unknown path for flow")
+ */
+export function pathForFlow(flow: Flow, typePreference?: AuthenticatorType, paths: FlowPathMap = flowPaths): string {
+  const entry: FlowPathMap[FlowId] = Object.hasOwn(paths, flow.id) ? paths[flow.id] : undefined;
+  if (entry === undefined) throw new Error(UNKNOWN_FLOW_PATH_MESSAGE);
+  if (typeof entry === "string") return entry;
+  const type = typePreference ?? flow.types?.[0];
+  if (type === undefined) {
+    const firstPath = Object.values(entry)[0];
+    if (firstPath === undefined) throw new Error(UNKNOWN_FLOW_PATH_MESSAGE);
+    return firstPath;
+  }
+  const path = Object.hasOwn(entry, type) ? entry[type] : undefined;
+  if (path === undefined) throw new Error(UNKNOWN_FLOW_PATH_MESSAGE);
+  return path;
+}
+
+/**
+ * The page of the pending flow of an answer, or null when no flow is pending.
+ *
+ * @example
+ * const result = await client.signup({ email, password });
+ * if (result.status === 401) navigate(pathForPendingFlow(result) ?? "/account/login");
+ */
+export function pathForPendingFlow(response: AuthenticationResponse | undefined, paths: FlowPathMap = flowPaths): string | null {
+  const { pendingFlow } = getAuthenticationInfo(response);
+  return pendingFlow === undefined ? null : pathForFlow(pendingFlow, undefined, paths);
+}
+
+/** Where the user is when an authentication change happens. */
+export interface AuthChangeRedirectContext {
+  /** The current path with its query, e.g. `"/account/2fa?tab=keys"`. */
+  currentPath: string;
+  /** The value of the current `next` query parameter, if any. */
+  nextParameter?: string | null;
+  /** The answer that caused the change. */
+  response: AuthenticationResponse | undefined;
+  /** Your own flow pages, if they differ from `flowPaths`. */
+  paths?: FlowPathMap;
+}
+
+const STUDY_CONFIGURATION_OR_SESSION_PATH = /^\/study\/[^/]+\/(?:config|session)\/?$/;
+
+/**
+ * Where to navigate after an authentication change (spec §2.1), or null to stay:
+ * logout → `/upload-subtitles` from a study configuration or session page, else `/`; login → the `next` parameter
+ * or `/dashboard`; reauthenticated → `next` or `/`; reauthentication required → the first pending (else first)
+ * flow's page with `?next=` the current path; flow updated → the pending flow's page.
+ *
+ * @example
+ * redirectForAuthChange("reauthentication-required", { currentPath: "/account/email", response });
+ * // "/account/reauthenticate?next=%2Faccount%2Femail"
+ */
+export function redirectForAuthChange(event: AuthChangeEvent | null, context: AuthChangeRedirectContext): string | null {
+  const paths = context.paths ?? flowPaths;
+  const next = safeLocalPath(context.nextParameter);
+  switch (event) {
+    case null:
+      return null;
+    case AUTH_CHANGE_EVENT.LOGOUT: {
+      const pathname = context.currentPath.split(/[?#]/)[0] ?? "";
+      return STUDY_CONFIGURATION_OR_SESSION_PATH.test(pathname) ? STUDY_LOGOUT_REDIRECT_PATH : LOGOUT_REDIRECT_PATH;
+    }
+    case AUTH_CHANGE_EVENT.LOGIN:
+      return next ?? LOGIN_REDIRECT_PATH;
+    case AUTH_CHANGE_EVENT.REAUTHENTICATED:
+      return next ?? "/";
+    case AUTH_CHANGE_EVENT.REAUTHENTICATION_REQUIRED: {
+      const data = context.response?.data;
+      const flows = data !== undefined && "flows" in data ? data.flows : [];
+      const flow = flows.find((candidate) => candidate.is_pending === true) ?? flows[0];
+      if (flow === undefined) return null;
+      const flowPath = pathForFlow(flow, undefined, paths);
+      // Already on the reauthentication page: keep its `next` rather than pointing it at itself.
+      if (context.currentPath.split(/[?#]/)[0] === flowPath) return null;
+      return `${flowPath}?next=${encodeURIComponent(context.currentPath)}`;
+    }
+    case AUTH_CHANGE_EVENT.FLOW_UPDATED:
+      return pathForPendingFlow(context.response, paths);
+    default:
+      return event satisfies never;
+  }
+}
+
+/** Only same-site paths: `//evil.example` and `https://…` in `next` must not become an open redirect. */
+function safeLocalPath(candidate: string | null | undefined): string | undefined {
+  if (!candidate || !candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\")) {
+    return undefined;
+  }
+  return candidate;
+}

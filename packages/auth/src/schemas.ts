@@ -1,0 +1,254 @@
+import * as v from "valibot";
+
+/**
+ * Every flow id django-allauth 65.16.1 sends in `data.flows` (`allauth/headless/constants.py`).
+ * The OpenAPI file lists fewer; the code wins (see the API notes, "spec≠code").
+ */
+export const FLOW_IDS = [
+  "login",
+  "login_by_code",
+  "signup",
+  "verify_email",
+  "verify_phone",
+  "password_reset_by_code",
+  "provider_redirect",
+  "provider_token",
+  "provider_signup",
+  "mfa_authenticate",
+  "reauthenticate",
+  "mfa_reauthenticate",
+  "mfa_signup_webauthn",
+  "mfa_login_webauthn",
+  "mfa_trust",
+] as const;
+
+/** The id of an allauth flow, such as `"login"` or `"mfa_authenticate"`. */
+export type FlowId = (typeof FLOW_IDS)[number];
+
+/** The authenticator types, in allauth's enum order. */
+export const AUTHENTICATOR_TYPES = ["recovery_codes", "totp", "webauthn"] as const;
+
+/** The type of a second factor: `"totp"`, `"recovery_codes"` or `"webauthn"`. */
+export type AuthenticatorType = (typeof AUTHENTICATOR_TYPES)[number];
+
+/** How a session was (re)authenticated: one entry of `data.methods`. */
+export type AuthenticationMethodKind = "password" | "password_reset" | "code" | "socialaccount" | "mfa";
+
+// Newer allauth releases add flow ids, authenticator types and methods. Rejecting an unknown one would make a
+// whole authentication response unreadable, so these strings pass through; `pathForFlow` reports unknown flows.
+const flowIdSchema = v.pipe(
+  v.string(),
+  v.transform((id) => id as FlowId),
+);
+const authenticatorTypeSchema = v.pipe(
+  v.string(),
+  v.transform((type) => type as AuthenticatorType),
+);
+const authenticationMethodKindSchema = v.pipe(
+  v.string(),
+  v.transform((method) => method as AuthenticationMethodKind),
+);
+const providerFlowSchema = v.pipe(
+  v.string(),
+  v.transform((flow) => flow as "provider_redirect" | "provider_token"),
+);
+
+/** Seconds since the epoch, with a fraction (allauth's `Timestamp`). */
+const timestampSchema = v.number();
+
+export const errorItemSchema = v.object({
+  message: v.string(),
+  code: v.string(),
+  param: v.optional(v.string()),
+});
+
+export const providerSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  client_id: v.optional(v.string()),
+  openid_configuration_url: v.optional(v.string()),
+  flows: v.array(providerFlowSchema),
+});
+
+// Loose: a project's headless adapter may serialize more user fields (allauth's `serialize_user`).
+export const userSchema = v.looseObject({
+  id: v.union([v.number(), v.string()]),
+  display: v.string(),
+  email: v.optional(v.string()),
+  username: v.optional(v.string()),
+  has_usable_password: v.boolean(),
+});
+
+export const flowSchema = v.object({
+  id: flowIdSchema,
+  is_pending: v.optional(v.boolean()),
+  types: v.optional(v.array(authenticatorTypeSchema)),
+  providers: v.optional(v.array(v.string())),
+  provider: v.optional(providerSchema),
+});
+
+export const authenticationMethodSchema = v.object({
+  method: authenticationMethodKindSchema,
+  at: timestampSchema,
+  email: v.optional(v.string()),
+  username: v.optional(v.string()),
+  phone: v.optional(v.string()),
+  reauthenticated: v.optional(v.boolean()),
+  provider: v.optional(v.string()),
+  uid: v.optional(v.string()),
+  id: v.optional(v.union([v.number(), v.string()])),
+  type: v.optional(authenticatorTypeSchema),
+  passwordless: v.optional(v.boolean()),
+});
+
+const tokenMetaEntries = {
+  session_token: v.optional(v.string()),
+  access_token: v.optional(v.string()),
+  refresh_token: v.optional(v.string()),
+  expires_in: v.optional(v.number()),
+};
+
+export const authenticatedResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.object({
+    user: userSchema,
+    methods: v.array(authenticationMethodSchema),
+  }),
+  meta: v.object({ is_authenticated: v.literal(true), ...tokenMetaEntries }),
+});
+
+export const notAuthenticatedResponseSchema = v.object({
+  status: v.literal(401),
+  data: v.object({ flows: v.array(flowSchema) }),
+  // allauth sends `null` instead of `false` from its `UnauthorizedResponse` (API notes §2).
+  meta: v.object({ is_authenticated: v.nullish(v.literal(false)), ...tokenMetaEntries }),
+});
+
+export const reauthenticationRequiredResponseSchema = v.object({
+  status: v.literal(401),
+  data: v.object({
+    user: userSchema,
+    methods: v.array(authenticationMethodSchema),
+    flows: v.array(flowSchema),
+  }),
+  meta: v.object({ is_authenticated: v.literal(true), ...tokenMetaEntries }),
+});
+
+export const sessionGoneResponseSchema = v.object({
+  status: v.literal(410),
+  data: v.optional(v.object({ flows: v.optional(v.array(flowSchema), () => []) }), () => ({ flows: [] })),
+  meta: v.optional(v.object({ is_authenticated: v.nullish(v.boolean()) }), () => ({ is_authenticated: null })),
+});
+
+export const authenticationResponseSchema = v.union([
+  authenticatedResponseSchema,
+  reauthenticationRequiredResponseSchema,
+  notAuthenticatedResponseSchema,
+  sessionGoneResponseSchema,
+]);
+
+export const configurationSchema = v.object({
+  account: v.looseObject({
+    login_methods: v.optional(v.array(v.string())),
+    is_open_for_signup: v.boolean(),
+    email_verification_by_code_enabled: v.boolean(),
+    login_by_code_enabled: v.boolean(),
+    password_reset_by_code_enabled: v.optional(v.boolean()),
+    authentication_method: v.optional(v.string()),
+  }),
+  socialaccount: v.optional(v.object({ providers: v.array(providerSchema) })),
+  mfa: v.optional(
+    v.looseObject({
+      supported_types: v.array(authenticatorTypeSchema),
+      passkey_login_enabled: v.optional(v.boolean()),
+    }),
+  ),
+  usersessions: v.optional(v.object({ track_activity: v.boolean() })),
+});
+
+export const configurationResponseSchema = v.object({ status: v.literal(200), data: configurationSchema });
+
+export const emailAddressSchema = v.object({ email: v.string(), primary: v.boolean(), verified: v.boolean() });
+
+export const emailAddressesResponseSchema = v.object({ status: v.literal(200), data: v.array(emailAddressSchema) });
+
+export const userSessionSchema = v.object({
+  id: v.union([v.number(), v.string()]),
+  user_agent: v.string(),
+  ip: v.string(),
+  created_at: timestampSchema,
+  is_current: v.boolean(),
+  last_seen_at: v.optional(timestampSchema),
+});
+
+export const userSessionsResponseSchema = v.object({ status: v.literal(200), data: v.array(userSessionSchema) });
+
+export const emailVerificationInfoResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.object({ email: v.string(), user: userSchema }),
+  meta: v.object({ is_authenticating: v.boolean() }),
+});
+
+export const passwordResetKeyInfoResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.optional(v.object({ user: v.optional(userSchema) }), () => ({})),
+});
+
+/** `{"status": 200}` and nothing else (password reset request in link mode, resends). */
+export const statusOkResponseSchema = v.object({ status: v.literal(200) });
+
+export const badRequestResponseSchema = v.object({ status: v.literal(400), errors: v.array(errorItemSchema) });
+
+const otherFailureEntries = {
+  errors: v.optional(v.array(errorItemSchema)),
+  meta: v.optional(v.record(v.string(), v.unknown())),
+};
+
+export const forbiddenResponseSchema = v.object({ status: v.literal(403), ...otherFailureEntries });
+export const notFoundResponseSchema = v.object({ status: v.literal(404), ...otherFailureEntries });
+export const conflictResponseSchema = v.object({ status: v.literal(409), ...otherFailureEntries });
+export const tooManyRequestsResponseSchema = v.object({ status: v.literal(429), ...otherFailureEntries });
+
+/** A signed-in user as allauth serializes it. */
+export type AllauthUser = v.InferOutput<typeof userSchema>;
+/** One entry of `data.flows`: a way to authenticate, pending when `is_pending` is true. */
+export type Flow = v.InferOutput<typeof flowSchema>;
+/** A third-party provider as listed in the configuration and in provider flows. */
+export type AllauthProvider = v.InferOutput<typeof providerSchema>;
+/** One record of how the session was authenticated (`data.methods[]`). */
+export type AuthenticationMethod = v.InferOutput<typeof authenticationMethodSchema>;
+/** One error of a 400 answer: `param` names the field, and is absent for errors of the whole form. */
+export type AllauthErrorItem = v.InferOutput<typeof errorItemSchema>;
+/** The `data` of `GET /config`. */
+export type AllauthConfiguration = v.InferOutput<typeof configurationSchema>;
+export type ConfigurationResponse = v.InferOutput<typeof configurationResponseSchema>;
+/** An email address of the signed-in user. */
+export type EmailAddress = v.InferOutput<typeof emailAddressSchema>;
+export type EmailAddressesResponse = v.InferOutput<typeof emailAddressesResponseSchema>;
+/** One of the user's sessions (`allauth.usersessions`); times are seconds since the epoch. */
+export type UserSession = v.InferOutput<typeof userSessionSchema>;
+export type UserSessionsResponse = v.InferOutput<typeof userSessionsResponseSchema>;
+export type EmailVerificationInfoResponse = v.InferOutput<typeof emailVerificationInfoResponseSchema>;
+export type PasswordResetKeyInfoResponse = v.InferOutput<typeof passwordResetKeyInfoResponseSchema>;
+export type StatusOkResponse = v.InferOutput<typeof statusOkResponseSchema>;
+
+/** 200: signed in. */
+export type AuthenticatedResponse = v.InferOutput<typeof authenticatedResponseSchema>;
+/** 401 with `meta.is_authenticated` false (or null): signed out; `data.flows` says what can be done next. */
+export type NotAuthenticatedResponse = v.InferOutput<typeof notAuthenticatedResponseSchema>;
+/** 401 with `meta.is_authenticated` true: signed in, but a sensitive action needs a fresh authentication. */
+export type ReauthenticationRequiredResponse = v.InferOutput<typeof reauthenticationRequiredResponseSchema>;
+/** 410 (app clients only): the session token is unknown or expired; the client has dropped it. */
+export type SessionGoneResponse = v.InferOutput<typeof sessionGoneResponseSchema>;
+/** Any answer that says who is signed in: 200 authenticated, 401 and 410. */
+export type AuthenticationResponse =
+  | AuthenticatedResponse
+  | NotAuthenticatedResponse
+  | ReauthenticationRequiredResponse
+  | SessionGoneResponse;
+
+export type AllauthBadRequestResponse = v.InferOutput<typeof badRequestResponseSchema>;
+export type AllauthForbiddenResponse = v.InferOutput<typeof forbiddenResponseSchema>;
+export type AllauthNotFoundResponse = v.InferOutput<typeof notFoundResponseSchema>;
+export type AllauthConflictResponse = v.InferOutput<typeof conflictResponseSchema>;
+export type AllauthTooManyRequestsResponse = v.InferOutput<typeof tooManyRequestsResponseSchema>;

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { indexProgressByPairId } from "./card-state.ts";
+import { computeGroupStatistics } from "./statistics.ts";
+import type { CardProgress } from "./types.ts";
+
+const now = new Date("2026-01-01T10:00:00Z");
+
+const pairs = [{ id: "p1" }, { id: "p2" }, { id: "p3" }, { id: "p4" }, { id: "p5" }, { id: "p6" }, { id: "p7" }, { id: "p8" }];
+
+// p1 and p6 have no record (new). p2 was only marked as studied. Due now: p2, p4, p8.
+const records: CardProgress[] = [
+  { pairId: "p2", box: 1, reviewCount: 0, correctCount: 0, studiedAt: "2026-01-01T09:00:00.000Z", lastReviewedAt: null, dueAt: "2026-01-01T00:00:00.000Z" },
+  { pairId: "p3", box: 2, reviewCount: 3, correctCount: 2, studiedAt: null, lastReviewedAt: "2025-12-31T12:00:00.000Z", dueAt: "2026-01-02T00:00:00.000Z" },
+  { pairId: "p4", box: 3, reviewCount: 4, correctCount: 3, studiedAt: null, lastReviewedAt: "2025-12-28T12:00:00.000Z", dueAt: "2025-12-31T00:00:00.000Z" },
+  { pairId: "p5", box: 5, reviewCount: 6, correctCount: 6, studiedAt: null, lastReviewedAt: "2025-12-21T12:00:00.000Z", dueAt: "2026-01-20T00:00:00.000Z" },
+  { pairId: "p7", box: 4, reviewCount: 5, correctCount: 4, studiedAt: null, lastReviewedAt: "2025-12-29T12:00:00.000Z", dueAt: "2026-01-05T00:00:00.000Z" },
+  { pairId: "p8", box: 5, reviewCount: 5, correctCount: 5, studiedAt: null, lastReviewedAt: "2025-11-25T12:00:00.000Z", dueAt: "2025-12-25T00:00:00.000Z" },
+  { pairId: "other-group-pair", box: 5, reviewCount: 9, correctCount: 1, studiedAt: null, lastReviewedAt: null, dueAt: null },
+];
+
+describe("computeGroupStatistics", () => {
+  describe("given a hand-made deck of eight cards", () => {
+    const statistics = computeGroupStatistics(pairs, indexProgressByPairId(records), now);
+
+    it("counts new, in-progress and memorized cards, which add up to the total", () => {
+      expect(statistics.total).toBe(8);
+      expect(statistics.not_started).toBe(2);
+      expect(statistics.in_progress).toBe(4);
+      expect(statistics.memorized).toBe(2);
+    });
+
+    it("spreads the in-progress cards over boxes 1 to 4", () => {
+      expect(statistics.box_distribution).toEqual({ box1: 1, box2: 1, box3: 1, box4: 1 });
+    });
+
+    it("sums the reviews of the group's cards only and gives accuracy as a whole percent", () => {
+      expect(statistics.total_reviews).toBe(23);
+      // 20 right out of 23 = 86.96 %
+      expect(statistics.accuracy).toBe(87);
+    });
+
+    it("counts every started card as reviewing and the memorized ones as learned", () => {
+      expect(statistics.reviewing).toBe(6);
+      expect(statistics.learned).toBe(2);
+    });
+
+    it("counts started cards whose due day has begun as due today", () => {
+      expect(statistics.dueToday).toBe(3);
+    });
+  });
+
+  it("gives zeros and an accuracy of 0 for a group nobody has studied", () => {
+    expect(computeGroupStatistics(pairs.slice(0, 3), new Map(), now)).toEqual({
+      total: 3,
+      not_started: 3,
+      in_progress: 0,
+      memorized: 0,
+      box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 },
+      total_reviews: 0,
+      accuracy: 0,
+      reviewing: 0,
+      learned: 0,
+      dueToday: 0,
+    });
+  });
+
+  it("counts more cards as due when the clock moves on", () => {
+    const inAWeek = new Date("2026-01-08T10:00:00Z");
+    // p3 (2 Jan) and p7 (5 Jan) become due; p5 (20 Jan) does not.
+    expect(computeGroupStatistics(pairs, indexProgressByPairId(records), inAWeek).dueToday).toBe(5);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { alignSubtitleTracks, type SubtitleAlignment } from "./align-subtitle-tracks.ts";
+import { alignTimedSegments } from "./align-timed-segments.ts";
+import { readCesAlignLinks, scoreAlignmentLinks, type IdentifiedAlignmentLink } from "./alignment-quality.ts";
+import { parseSubtitleXml } from "./parse-subtitle-xml.ts";
+import type { SubtitleCue, SubtitleSentence } from "./subtitle-types.ts";
+import {
+  SHARED_SUBTITLE_FIXTURE_DIRECTORY,
+  readSharedSubtitleFixture,
+  sharedSubtitleFixturesAreMissing,
+} from "./test-support/shared-subtitle-fixtures.ts";
+
+type TimedSentence = Required<SubtitleSentence>;
+
+function timedSentences(sentences: readonly SubtitleSentence[] | undefined): TimedSentence[] {
+  return (sentences ?? []).filter((sentence): sentence is TimedSentence => sentence.startMilliseconds !== undefined);
+}
+
+/** Strict agreement of two-sided links, over the Swedish (here Estonian) cues that exist in both runs. */
+function agreementWithBaseline(baseline: SubtitleAlignment, perturbed: SubtitleAlignment, toBaselineIndex: (index: number) => number = (index) => index): number {
+  const asIdentified = (alignment: SubtitleAlignment, mapIndex: (index: number) => number): IdentifiedAlignmentLink[] =>
+    alignment.links.map((link) => ({ sourceIds: link.referenceIndexes.map(String), targetIds: link.otherIndexes.map((index) => String(mapIndex(index))) }));
+  const perturbedLinks = asIdentified(perturbed, toBaselineIndex);
+  const survivingTargets = new Set(perturbedLinks.flatMap((link) => link.targetIds));
+  const baselineLinks = asIdentified(baseline, (index) => index).filter((link) => link.targetIds.every((id) => survivingTargets.has(id)));
+  return scoreAlignmentLinks(perturbedLinks, baselineLinks).f1;
+}
+
+function transformTimes(cues: readonly SubtitleCue[], transform: (milliseconds: number) => number): SubtitleCue[] {
+  return cues.map((cue) => ({ ...cue, startMilliseconds: Math.round(transform(cue.startMilliseconds)), endMilliseconds: Math.round(transform(cue.endMilliseconds)) }));
+}
+
+describe.skipIf(sharedSubtitleFixturesAreMissing)(`given the en–et OPUS pair in ${SHARED_SUBTITLE_FIXTURE_DIRECTORY}`, () => {
+  const english = sharedSubtitleFixturesAreMissing ? undefined : parseSubtitleXml(readSharedSubtitleFixture("opensubs2018-209475.en.54828.xml"));
+  const estonian = sharedSubtitleFixturesAreMissing ? undefined : parseSubtitleXml(readSharedSubtitleFixture("opensubs2018-209475.et.3123721.xml"));
+  const englishCues = english?.cues ?? [];
+  const estonianCues = estonian?.cues ?? [];
+  const baseline = alignSubtitleTracks(englishCues, estonianCues);
+
+  it("should reach strict link F1 ≥ 0.95 against the reference sentence alignment", () => {
+    const englishSentences = timedSentences(english?.sentences);
+    const estonianSentences = timedSentences(estonian?.sentences);
+    const { links } = alignTimedSegments(englishSentences, estonianSentences);
+    const predicted = links.map((link) => ({
+      sourceIds: link.referenceIndexes.map((index) => (englishSentences[index] as TimedSentence).id),
+      targetIds: link.otherIndexes.map((index) => (estonianSentences[index] as TimedSentence).id),
+    }));
+    const reference = readCesAlignLinks(readSharedSubtitleFixture("opensubs2018-209475.en-et.align.xml").toString("utf8"));
+    expect(reference).toHaveLength(1780);
+    const scores = scoreAlignmentLinks(predicted, reference);
+    console.info(`en–et strict link F1 ${scores.f1.toFixed(4)} (precision ${scores.precision.toFixed(4)}, recall ${scores.recall.toFixed(4)})`);
+    expect(scores.f1).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("should report a good fit without a warning", () => {
+    expect(baseline.report.warning).toBeUndefined();
+    expect(Math.abs(baseline.report.offsetMilliseconds)).toBeLessThan(1_000);
+    expect(baseline.report.swedishCoverage).toBeGreaterThan(0.85);
+    expect(baseline.report.meanOverlap).toBeGreaterThan(0.8);
+    expect(baseline.pairs[0]).toMatchObject({
+      english: "From now on, he'll take care of you... and you'll take care of him.",
+      swedish: "Tänasest peale, hoolitseb ta sinu eest... ja sina hoolitsed tema eest.",
+    });
+  });
+
+  it.each([
+    ["shifted by −30 s", (milliseconds: number) => milliseconds - 30_000],
+    ["shifted by +120 s", (milliseconds: number) => milliseconds + 120_000],
+    ["stretched by 25/23.976", (milliseconds: number) => (milliseconds * 25) / 23.976],
+    ["squeezed by 23.976/25 and shifted by +7 s", (milliseconds: number) => (milliseconds * 23.976) / 25 + 7_000],
+  ])("should agree ≥ 0.98 with the unshifted result when the Estonian track is %s", (_, transform) => {
+    const perturbed = alignSubtitleTracks(englishCues, transformTimes(estonianCues, transform));
+    const agreement = agreementWithBaseline(baseline, perturbed);
+    console.info(`agreement ${agreement.toFixed(4)} for ${_}`);
+    expect(agreement).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it("should agree ≥ 0.90 with the unshifted result across one splice (45 s inserted mid-film)", () => {
+    const spliceAt = (estonianCues[Math.floor(estonianCues.length / 2)] as SubtitleCue).startMilliseconds - 100;
+    const perturbed = alignSubtitleTracks(englishCues, transformTimes(estonianCues, (milliseconds) => (milliseconds < spliceAt ? milliseconds : milliseconds + 45_000)));
+    const agreement = agreementWithBaseline(baseline, perturbed);
+    console.info(`agreement ${agreement.toFixed(4)} across a 45 s splice`);
+    expect(perturbed.report.spliceDetected).toBe(true);
+    expect(agreement).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("should warn when the second file is another film", () => {
+    const otherFilm = parseSubtitleXml(readSharedSubtitleFixture("netflix-dfxp-legacy-ttaf1-cloudy.en.ttml"));
+    const { report } = alignSubtitleTracks(englishCues, otherFilm);
+    expect(report.warning).toMatch(/^These two files do not seem to be the same cut or episode: /);
+  });
+});

@@ -1,0 +1,113 @@
+import { createCrossCorrelator } from "./fast-fourier-transform.ts";
+import { overlapOfUnions, totalDuration, unionOfSpans, type SubtitleTimeMap, type TimedSpan } from "./timed-span.ts";
+
+export interface TimeMapEstimate extends SubtitleTimeMap {
+  /** Shared showing time over the smaller track's showing time at the best map, in [0, 1]. */
+  score: number;
+  /** Best score of a map more than 10 s away, at the same ratio; close to `score` means an ambiguous result. */
+  runnerUpScore: number;
+  /** Offsets of the next-best peaks at the same ratio: where the rest of the film sits after a splice. */
+  alternativeOffsetsMilliseconds: number[];
+}
+
+export interface TimeMapEstimateOptions {
+  maximumOffsetMilliseconds?: number;
+  binMilliseconds?: number;
+  candidateRatios?: readonly number[];
+}
+
+const COMMON_FRAME_RATES = [24000 / 1001, 24, 25, 30000 / 1001, 30] as const;
+
+/** 1, and every ratio between two common frame rates (23.976, 24, 25, 29.97, 30), with near-duplicates merged. */
+export function listCandidateFrameRateRatios(): number[] {
+  const ratios = [1];
+  for (const numerator of COMMON_FRAME_RATES) {
+    for (const denominator of COMMON_FRAME_RATES) {
+      const ratio = numerator / denominator;
+      if (ratios.every((existing) => Math.abs(existing - ratio) > 1e-4)) ratios.push(ratio);
+    }
+  }
+  return ratios.sort((left, right) => left - right);
+}
+
+/**
+ * Finds `reference ≈ ratio · other + offset` by cross-correlating the two "some subtitle is showing" signals
+ * (FFT over 1 s bins for every candidate ratio), then refines the offset to 50 ms on the exact intervals.
+ *
+ * @example
+ * const estimate = estimateSubtitleTimeMap(englishCues, swedishCues);
+ * estimate.offsetMilliseconds; // e.g. -30000 when the Swedish file runs 30 s late
+ */
+export function estimateSubtitleTimeMap(
+  reference: readonly TimedSpan[],
+  other: readonly TimedSpan[],
+  options: TimeMapEstimateOptions = {},
+): TimeMapEstimate {
+  const maximumOffsetMilliseconds = options.maximumOffsetMilliseconds ?? 300_000;
+  const binMilliseconds = options.binMilliseconds ?? 1_000;
+  const referenceUnion = unionOfSpans(reference);
+  const otherUnion = unionOfSpans(other);
+  if (referenceUnion.length === 0 || otherUnion.length === 0) {
+    return { frameRateRatio: 1, offsetMilliseconds: 0, score: 0, runnerUpScore: 0, alternativeOffsetsMilliseconds: [] };
+  }
+  const referenceSignal = rasterize(referenceUnion, 1, binMilliseconds);
+  const referenceActive = totalDuration(referenceUnion);
+  const maximumLag = Math.ceil(maximumOffsetMilliseconds / binMilliseconds);
+  const ratios = options.candidateRatios ?? listCandidateFrameRateRatios();
+  const lastOtherEnd = (otherUnion[otherUnion.length - 1] as TimedSpan).endMilliseconds;
+  const correlateWith = createCrossCorrelator(referenceSignal, Math.ceil((lastOtherEnd * Math.max(...ratios)) / binMilliseconds) + 1, maximumLag);
+  let best: { ratio: number; lag: number; score: number; correlation: Float64Array; normalizer: number } = { ratio: 1, lag: 0, score: -1, correlation: new Float64Array(0), normalizer: 1 };
+  for (const ratio of ratios) {
+    const correlation = correlateWith(rasterize(otherUnion, ratio, binMilliseconds));
+    const normalizer = Math.min(referenceActive, totalDuration(otherUnion) * ratio) / binMilliseconds;
+    for (let index = 0; index < correlation.length; index += 1) {
+      const score = (correlation[index] as number) / normalizer;
+      if (score > best.score) best = { ratio, lag: index - maximumLag, score, correlation, normalizer };
+    }
+  }
+  const exclusionBins = Math.ceil(10_000 / binMilliseconds);
+  const peakLags = [best.lag];
+  const peakScores: number[] = [];
+  const lagsByScore = Array.from(best.correlation.keys()).sort((left, right) => (best.correlation[right] as number) - (best.correlation[left] as number));
+  for (const index of lagsByScore) {
+    if (peakLags.length > 3) break;
+    const lag = index - maximumLag;
+    if (peakLags.every((peakLag) => Math.abs(peakLag - lag) > exclusionBins)) {
+      peakLags.push(lag);
+      peakScores.push((best.correlation[index] as number) / best.normalizer);
+    }
+  }
+  const runnerUpScore = peakScores[0] ?? 0;
+
+  const scaledOtherUnion = otherUnion.map((span) => ({ startMilliseconds: span.startMilliseconds * best.ratio, endMilliseconds: span.endMilliseconds * best.ratio }));
+  let refinedOffset = best.lag * binMilliseconds;
+  let refinedOverlap = -1;
+  for (let shift = best.lag * binMilliseconds - binMilliseconds * 1.5; shift <= best.lag * binMilliseconds + binMilliseconds * 1.5; shift += 50) {
+    const overlap = overlapOfUnions(referenceUnion, scaledOtherUnion, shift);
+    if (overlap > refinedOverlap) {
+      refinedOverlap = overlap;
+      refinedOffset = shift;
+    }
+  }
+  const normalizerMilliseconds = Math.min(referenceActive, totalDuration(scaledOtherUnion));
+  return {
+    frameRateRatio: best.ratio,
+    offsetMilliseconds: refinedOffset,
+    score: normalizerMilliseconds === 0 ? 0 : refinedOverlap / normalizerMilliseconds,
+    runnerUpScore: Math.min(runnerUpScore, 1),
+    alternativeOffsetsMilliseconds: peakLags.slice(1).map((lag) => lag * binMilliseconds),
+  };
+}
+
+function rasterize(union: readonly TimedSpan[], ratio: number, binMilliseconds: number): Float64Array {
+  const last = union[union.length - 1] as TimedSpan;
+  const signal = new Float64Array(Math.ceil((last.endMilliseconds * ratio) / binMilliseconds) + 1);
+  for (const span of union) {
+    const start = (span.startMilliseconds * ratio) / binMilliseconds;
+    const end = (span.endMilliseconds * ratio) / binMilliseconds;
+    for (let bin = Math.floor(start); bin < Math.ceil(end); bin += 1) {
+      signal[bin] = (signal[bin] as number) + Math.min(end, bin + 1) - Math.max(start, bin);
+    }
+  }
+  return signal;
+}

@@ -1,0 +1,31 @@
+export { parseSubtitleXml, resolveSubtitleParseLimits } from "./parse-subtitle-xml.ts";
+export {
+  closeSubtitleParseWorkers,
+  parseSubtitleXmlInWorker,
+  warmUpSubtitleParseWorker,
+} from "./parse-subtitle-xml-in-worker.ts";
+export type { SubtitleWorkerParseOptions } from "./parse-subtitle-xml-in-worker.ts";
+export { SubtitleParseError, describeSubtitleParseErrorCode, isSubtitleParseErrorCode } from "./subtitle-parse-error.ts";
+export type { SubtitleParseErrorCode } from "./subtitle-parse-error.ts";
+export { DEFAULT_SUBTITLE_PARSE_LIMITS } from "./subtitle-types.ts";
+export type {
+  DroppedCueReason,
+  DroppedSubtitleCue,
+  ParsedSubtitleTrack,
+  SubtitleCue,
+  SubtitleFormat,
+  SubtitleParseLimits,
+  SubtitleSentence,
+} from "./subtitle-types.ts";
+export { parseTtmlTimeExpression, readTtmlTimingParameters } from "./ttml-time-expression.ts";
+export type { TtmlTimingParameters, TtmlTimingParameterAttributes } from "./ttml-time-expression.ts";
+export { alignSubtitleTracks, isNonDialogueCue } from "./align-subtitle-tracks.ts";
+export type { AlignmentReport, SentencePair, SubtitleAlignment, SubtitleAlignmentOptions } from "./align-subtitle-tracks.ts";
+export { alignTimedSegments, measureTimeMapFit } from "./align-timed-segments.ts";
+export type { AlignmentLink, TimedSegmentAlignment, TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
+export { estimateSubtitleTimeMap, listCandidateFrameRateRatios } from "./estimate-subtitle-time-map.ts";
+export type { TimeMapEstimate, TimeMapEstimateOptions } from "./estimate-subtitle-time-map.ts";
+export { mapTime } from "./timed-span.ts";
+export type { SubtitleTimeMap, TimedSpan } from "./timed-span.ts";
+export { readCesAlignLinks, scoreAlignmentLinks } from "./alignment-quality.ts";
+export type { AlignmentLinkScores, IdentifiedAlignmentLink } from "./alignment-quality.ts";

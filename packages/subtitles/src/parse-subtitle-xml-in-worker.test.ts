@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { closeSubtitleParseWorkers, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
+import { SubtitleParseError } from "./subtitle-parse-error.ts";
+import { readOwnSubtitleFixture } from "./test-support/shared-subtitle-fixtures.ts";
+
+afterAll(async () => {
+  await closeSubtitleParseWorkers();
+});
+
+async function expectRejection(promise: Promise<unknown>, code: string): Promise<SubtitleParseError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(SubtitleParseError);
+  expect((error as SubtitleParseError).code).toBe(code);
+  return error as SubtitleParseError;
+}
+
+describe("given an upload parsed in a worker thread", () => {
+  it("should return the same cues as the synchronous parser", async () => {
+    const track = await parseSubtitleXmlInWorker(new Uint8Array(readOwnSubtitleFixture("ttml-minimal.ttml")), { timeoutMilliseconds: 10_000 });
+    expect(track.cues[0]).toEqual({ startMilliseconds: 7925, endMilliseconds: 9410, text: "Hej & välkommen\ntill Stockholm!" });
+  });
+
+  it("should pass typed errors back with their user message", async () => {
+    const error = await expectRejection(parseSubtitleXmlInWorker(new Uint8Array(readOwnSubtitleFixture("hostile-billion-laughs.xml")), { timeoutMilliseconds: 10_000 }), "entity-declaration");
+    expect(error.userMessage).toMatch(/entities/);
+  });
+
+  it("should answer 100,000 nested elements within 2 s", async () => {
+    const started = performance.now();
+    await expectRejection(parseSubtitleXmlInWorker(new TextEncoder().encode(`<tt xmlns="http://www.w3.org/ns/ttml">${"<span>".repeat(100_000)}`)), "too-deep");
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it("should refuse a 50 MB file at once, without starting a worker", async () => {
+    const started = performance.now();
+    await expectRejection(parseSubtitleXmlInWorker(new Uint8Array(50 * 1024 * 1024)), "too-large");
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it("should stop a parse that runs past its timeout and say so", async () => {
+    const paragraphs = Array.from({ length: 20_000 }, (_, index) => `<p begin="${index}s" end="${index + 1}s">line ${index}</p>`).join("");
+    const xml = new TextEncoder().encode(`<tt xmlns="http://www.w3.org/ns/ttml"><body><div>${paragraphs}</div></body></tt>`);
+    await expectRejection(parseSubtitleXmlInWorker(xml, { timeoutMilliseconds: 1 }), "timeout");
+  });
+
+  it("should keep working after a timeout", async () => {
+    const track = await parseSubtitleXmlInWorker(new Uint8Array(readOwnSubtitleFixture("youtube-srv3.xml")), { timeoutMilliseconds: 10_000 });
+    expect(track.format).toBe("youtube-srv3");
+  });
+});
