@@ -18,7 +18,7 @@ describe.each(testDatabaseEngines)("given a migrated %s database", (engine) => {
   });
 
   it("should do nothing when migrated a second time", async () => {
-    await expect(migrateToLatest(testDatabase.database)).resolves.toBeUndefined();
+    await expect(migrateToLatest(testDatabase.database, { postgresSchema: testDatabase.postgresSchema })).resolves.toBeUndefined();
   });
 
   it("should store and read a contact message with its delivery status", async () => {

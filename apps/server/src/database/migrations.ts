@@ -126,8 +126,14 @@ export const migrations: Record<string, Migration> = {
  * @example
  * await migrateToLatest(database);
  */
-export async function migrateToLatest(database: Kysely<DatabaseSchema>): Promise<void> {
-  const migrator = new Migrator({ db: database, provider: { getMigrations: async () => migrations } });
+export async function migrateToLatest(database: Kysely<DatabaseSchema>, options: { postgresSchema?: string } = {}): Promise<void> {
+  // Kysely finds its bookkeeping tables by name in every schema unless told which one: name it when the database
+  // lives in its own schema, or a second schema's tables (another test run) are taken for this one's.
+  const migrator = new Migrator({
+    db: database,
+    provider: { getMigrations: async () => migrations },
+    ...(options.postgresSchema ? { migrationTableSchema: options.postgresSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failedMigration = results?.find((result) => result.status === "Error")?.migrationName ?? "unknown";

@@ -44,6 +44,35 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { database, engine: "sqlite", location: filePath, close: () => database.destroy() };
+}
+
+/** Prepared statements kept per SQL text; the queries of a server are few, so the cache stays small. */
+const maximumCachedStatements = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which is a third of the cost of a small read. better-sqlite3
+ * statements are reusable (the driver is synchronous, so one statement is never used by two queries at once), so
+ * the database handed to Kysely returns the statement prepared the first time for the same SQL.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          let statement = statements.get(sql);
+          if (!statement) {
+            if (statements.size >= maximumCachedStatements) statements.clear();
+            statement = target.prepare(sql);
+            statements.set(sql, statement);
+          }
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

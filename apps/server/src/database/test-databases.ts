@@ -13,7 +13,7 @@ export const testPostgresUrl = process.env.TEST_DATABASE_URL ?? "postgres://post
  */
 export const testDatabaseEngines: DatabaseEngine[] = process.env.SKIP_POSTGRES_TESTS === "1" ? ["sqlite"] : ["sqlite", "postgresql"];
 
-export type TestDatabase = OpenedDatabase & { destroy: () => Promise<void> };
+export type TestDatabase = OpenedDatabase & { destroy: () => Promise<void>; /** The random schema of a PostgreSQL test database. */ postgresSchema?: string };
 
 /**
  * Opens a migrated, empty database: SQLite in a new temporary folder, or PostgreSQL in a new random schema.
@@ -39,9 +39,10 @@ export async function openTestDatabase(engine: DatabaseEngine): Promise<TestData
   const schemaName = `atelier_test_${crypto.randomUUID().replaceAll("-", "")}`;
   await runPostgresAdministration(`CREATE SCHEMA ${schemaName}`);
   const opened = openDatabase({ databaseUrl: testPostgresUrl, dataDirectory: "", postgresSearchPath: schemaName });
-  await migrateToLatest(opened.database);
+  await migrateToLatest(opened.database, { postgresSchema: schemaName });
   return {
     ...opened,
+    postgresSchema: schemaName,
     destroy: async () => {
       await opened.close();
       await runPostgresAdministration(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`);
