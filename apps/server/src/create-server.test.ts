@@ -27,6 +27,13 @@ afterEach(async () => {
 });
 
 describe("given the default development configuration", () => {
+  it("should send API answers uncompressed, with their length, even to clients that accept gzip", async () => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    const response = await app.request("/_allauth/browser/v1/config", { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.headers.get("Content-Encoding")).toBeNull();
+    expect((await response.json()).status).toBe(200);
+  });
+
   it("should tell the page to use ALTCHA and no analytics", async () => {
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
     const response = await app.request("/site-config");

@@ -29,6 +29,10 @@ import { createSiteRoutes } from "./site/site-routes.ts";
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/user", "/stripe"] as const;
 
+function isApiPath(path: string): boolean {
+  return path === "/site-config" || apiPathPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
 export type SiteConfig = {
   captcha: CaptchaPublicSettings;
   analytics: AnalyticsConfiguration | null;
@@ -85,7 +89,10 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   });
 
   app.use(createSecurityHeadersMiddleware(configuration));
-  app.use(compress());
+  // Only the site is compressed: API answers are a few hundred bytes of JSON, which Hono's compress would otherwise
+  // gzip as a chunked stream (their length is unknown to it), costing more than it saves.
+  const compressSite = compress();
+  app.use(async (c, next) => (isApiPath(c.req.path) ? next() : compressSite(c, next)));
   app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
   app.use(createIdentityContextMiddleware(identity));
 
