@@ -31,7 +31,7 @@ describe("given the default development configuration", () => {
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
     const response = await app.request("/_allauth/browser/v1/config", { headers: { "Accept-Encoding": "gzip" } });
     expect(response.headers.get("Content-Encoding")).toBeNull();
-    expect((await response.json()).status).toBe(200);
+    expect(((await response.json()) as { status: number }).status).toBe(200);
   });
 
   it("should tell the page to use ALTCHA and no analytics", async () => {

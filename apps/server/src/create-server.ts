@@ -25,6 +25,7 @@ import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
+import { createStudyCsrfFailureShape, createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/user", "/stripe"] as const;
@@ -93,6 +94,9 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   // gzip as a chunked stream (their length is unknown to it), costing more than it saves.
   const compressSite = compress();
   app.use(async (c, next) => (isApiPath(c.req.path) ? next() : compressSite(c, next)));
+  // The upload's size limit runs before the CSRF check, which may read a form body itself; study answers carry `error`.
+  app.use("/api/upload-subtitles/*", createUploadBodyLimit());
+  app.use("/api/*", createStudyCsrfFailureShape());
   app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
   app.use(createIdentityContextMiddleware(identity));
 
@@ -114,6 +118,11 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   );
   app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
   app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
+  app.route("/api", createStudyRoutes({ database, clock, secureCookies: configuration.publicOrigin.startsWith("https:") }));
+  if (configuration.environment !== "test") {
+    // The first upload would otherwise pay the parse worker's start-up (~0.5 s).
+    warmUpSubtitleParseWorker();
+  }
   if (configuration.environment !== "production") {
     app.route("/dev/outbox", createOutboxRoutes({ database }));
   }

@@ -10,14 +10,22 @@ import { AnalyticsConsent } from "./components/AnalyticsConsent.tsx";
 import { isFullScreenImagePath } from "./lib/site-paths.ts";
 import { AuthChangeRedirector, AuthProvider } from "@atelier/auth/react";
 import { redirectForAuthChange } from "@atelier/auth";
-import { authClient, authStore } from "./lib/auth.ts";
+import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
 import { LoginModal } from "./login-modal/LoginModal.tsx";
 import { SignOutDialog } from "./components/UserMenu.tsx";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
+import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
-const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) =>
-  event === "login" && useLoginModalStore.getState().state === "open" ? null : redirectForAuthChange(event, context);
+const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) => {
+  if (event === "login") {
+    // The modal merges the study progress itself, then reloads; every other sign-in (the login page, a code, a
+    // confirmed address after a sign-up) merges here, so progress made before signing in is always kept.
+    if (useLoginModalStore.getState().state === "open") return null;
+    void mergeAnonymousProgress();
+  }
+  return redirectForAuthChange(event, context);
+};
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
@@ -66,7 +74,7 @@ export default function App() {
   }, []);
   return (
     // gate="none": prerendered public pages show their content at once; only account screens wait for the status.
-    <AuthProvider client={authClient} store={authStore} gate="none">
+    <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
       <AuthChangeRedirector resolveRedirect={resolveRedirectOutsideTheLoginModal} />
       <SiteFrame>
         <Outlet />
@@ -79,7 +87,7 @@ export default function App() {
 
 function WithAuthentication({ children }: { children: ReactNode }) {
   return (
-    <AuthProvider client={authClient} store={authStore} gate="none">
+    <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
       {children}
     </AuthProvider>
   );

@@ -17,6 +17,10 @@ export default [
   route("contact", "routes/contact.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
   route("Licence", "routes/licence.tsx"),
+  // Study screens are client-only (served through the SPA fallback) and public to view; uploading needs sign-in.
+  route("upload-subtitles", "routes/upload-subtitles.tsx"),
+  route("study/:groupId/config", "routes/study/config.tsx"),
+  route("study/:groupId/session", "routes/study/session.tsx"),
   // Account screens are client-only: they wait for the authentication status ('Starting...').
   layout("routes/account-layout.tsx", [
   route("dashboard", "routes/dashboard.tsx"),

@@ -118,6 +118,58 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0003-study": {
+    async up(database: Kysely<unknown>) {
+      // A subtitle group and its flashcard pairs. Only the parser's plain cue text is stored, never the uploaded XML.
+      await database.schema
+        .createTable("subtitle_group")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("owner_id", "text", (column) => column.notNull().references("identity_user.id").onDelete("cascade"))
+        .addColumn("name", "text", (column) => column.notNull())
+        .addColumn("is_public", "integer", (column) => column.notNull())
+        .addColumn("pair_count", "integer", (column) => column.notNull())
+        .addColumn("alignment_report_json", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("subtitle_group_owner_index").on("subtitle_group").columns(["owner_id", "created_at"]).execute();
+      await database.schema.createIndex("subtitle_group_public_index").on("subtitle_group").columns(["is_public", "created_at"]).execute();
+
+      await database.schema
+        .createTable("subtitle_pair")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("group_id", "text", (column) => column.notNull().references("subtitle_group.id").onDelete("cascade"))
+        .addColumn("position", "integer", (column) => column.notNull())
+        .addColumn("english", "text", (column) => column.notNull())
+        .addColumn("swedish", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("subtitle_pair_group_position_index").on("subtitle_pair").columns(["group_id", "position"]).unique().execute();
+
+      // One learner's progress on one pair; the learner key is "user:<id>" or "anonymous:<learner_id cookie>".
+      await database.schema
+        .createTable("study_progress")
+        .addColumn("learner_key", "text", (column) => column.notNull())
+        .addColumn("pair_id", "text", (column) => column.notNull().references("subtitle_pair.id").onDelete("cascade"))
+        .addColumn("group_id", "text", (column) => column.notNull().references("subtitle_group.id").onDelete("cascade"))
+        .addColumn("box", "integer", (column) => column.notNull())
+        .addColumn("review_count", "integer", (column) => column.notNull())
+        .addColumn("correct_count", "integer", (column) => column.notNull())
+        .addColumn("studied_at", "text")
+        .addColumn("last_reviewed_at", "text")
+        .addColumn("due_at", "text")
+        .addColumn("updated_at", "text", (column) => column.notNull())
+        .addPrimaryKeyConstraint("study_progress_primary_key", ["learner_key", "pair_id"])
+        .execute();
+      await database.schema.createIndex("study_progress_learner_group_index").on("study_progress").columns(["learner_key", "group_id"]).execute();
+      await database.schema.createIndex("study_progress_learner_box_index").on("study_progress").columns(["learner_key", "box"]).execute();
+      await database.schema.createIndex("study_progress_pair_index").on("study_progress").column("pair_id").execute();
+      await database.schema.createIndex("study_progress_group_index").on("study_progress").column("group_id").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      for (const table of ["study_progress", "subtitle_pair", "subtitle_group"]) {
+        await database.schema.dropTable(table).execute();
+      }
+    },
+  },
 };
 
 /**

@@ -95,6 +95,43 @@ export type IdentityCodeTable = {
   consumed_at: string | null;
 };
 
+/** A set of flashcards made from one English and one Swedish subtitle file; `is_public` is 0 or 1. */
+export type SubtitleGroupTable = {
+  id: string;
+  owner_id: string;
+  name: string;
+  is_public: number;
+  /** Kept equal to the number of `subtitle_pair` rows (upload and pair deletion update it). */
+  pair_count: number;
+  /** JSON: the `AlignmentReport` of the upload (numbers and a warning sentence, no subtitle text). */
+  alignment_report_json: string;
+  created_at: string;
+};
+
+/** One flashcard: plain text from the parser (never XML or HTML); `position` orders the group, gaps allowed. */
+export type SubtitlePairTable = {
+  id: string;
+  group_id: string;
+  position: number;
+  english: string;
+  swedish: string;
+};
+
+/** A learner's Leitner record for one pair (`@atelier/leitner`'s `CardProgress`); no row means "new". */
+export type StudyProgressTable = {
+  /** "user:<user id>" or "anonymous:<learner_id cookie>". */
+  learner_key: string;
+  pair_id: string;
+  group_id: string;
+  box: number;
+  review_count: number;
+  correct_count: number;
+  studied_at: string | null;
+  last_reviewed_at: string | null;
+  due_at: string | null;
+  updated_at: string;
+};
+
 /** Every table the server owns; later features add theirs here. */
 export type DatabaseSchema = {
   contact_message: ContactMessageTable;
@@ -105,4 +142,7 @@ export type DatabaseSchema = {
   identity_email_address: IdentityEmailAddressTable;
   identity_session: IdentitySessionTable;
   identity_code: IdentityCodeTable;
+  subtitle_group: SubtitleGroupTable;
+  subtitle_pair: SubtitlePairTable;
+  study_progress: StudyProgressTable;
 };

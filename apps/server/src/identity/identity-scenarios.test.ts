@@ -186,6 +186,16 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
       expect(verified.body.data.methods).toEqual([{ method: "password", at: now.getTime() / 1000, email: "anna@example.ch" }]);
     });
 
+    it("should keep a readable signed-in hint cookie exactly while the browser is signed in", async () => {
+      const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }));
+      expect((await browser.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
+      expect(browser.cookies.has("atelier_signed_in")).toBe(false);
+      await browser.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") });
+      expect(browser.cookies.get("atelier_signed_in")).toBe("1");
+      await browser.delete("/auth/session");
+      expect(browser.cookies.has("atelier_signed_in")).toBe(false);
+    });
+
     it("should log out with 401 and the fresh flows", async () => {
       const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }));
       await signUpAndVerify(browser, "anna@example.ch");

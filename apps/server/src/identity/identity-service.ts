@@ -28,6 +28,11 @@ import {
 import { createSessionStore, type IdentityClient, type SessionState } from "./sessions.ts";
 
 export const sessionCookieName = "sessionid";
+/**
+ * A cookie the page can read (the session cookie is HttpOnly): present while this browser is signed in, so public
+ * pages skip asking for the session status of visitors who never signed in. It is only a hint; the status call decides.
+ */
+export const signedInHintCookieName = "atelier_signed_in";
 export const sessionTokenHeaderName = "X-Session-Token";
 
 /** The signed-in user as other server modules see it. */
@@ -168,6 +173,13 @@ export function createIdentityService(options: IdentityServiceOptions) {
       }
       if (request.rotateCsrf) {
         setCsrfCookie(c, createCsrfToken(), secureCookies);
+      }
+      const signedIn = request.account !== null && !request.sessionEnded;
+      const hinted = getCookie(c, signedInHintCookieName) !== undefined;
+      if (signedIn && !hinted) {
+        setCookie(c, signedInHintCookieName, "1", { path: "/", httpOnly: false, sameSite: "Lax", secure: secureCookies, maxAge: identityTimeouts.browserSessionSeconds });
+      } else if (!signedIn && hinted) {
+        deleteCookie(c, signedInHintCookieName, { path: "/", secure: secureCookies });
       }
     } else if (request.issuedToken && !request.sessionEnded && request.issuedToken !== c.req.header(sessionTokenHeaderName)) {
       body.meta = { ...body.meta, session_token: request.issuedToken };

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { HttpError } from "../http/http-errors.ts";
 import type { AuthenticatedUser, IdentityService } from "./identity-service.ts";
 
-export { createIdentityService, sessionCookieName, sessionTokenHeaderName } from "./identity-service.ts";
+export { createIdentityService, sessionCookieName, sessionTokenHeaderName, signedInHintCookieName } from "./identity-service.ts";
 export type { AuthenticatedUser, IdentityService, IdentityServiceOptions, UserLoggedInEvent } from "./identity-service.ts";
 export { createIdentityRoutes } from "./identity-routes.ts";
 export { createCsrfMiddleware, csrfCookieName, csrfHeaderName, csrfFormFieldName } from "./csrf.ts";

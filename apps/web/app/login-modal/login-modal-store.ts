@@ -1,4 +1,5 @@
 import { create } from "zustand";
+import { ensureAuthenticationStatusLoaded } from "../lib/auth.ts";
 
 export type LoginModalStep = "initial" | "email" | "passwordReset" | "loginCode" | "confirmLoginCode";
 export type LoginModalEmailMode = "login" | "signup";
@@ -31,7 +32,11 @@ export const useLoginModalStore = create<LoginModalState>((set) => ({
   step: "initial",
   emailMode: "login",
   options: {},
-  open: (options = {}) => set({ state: "open", step: "initial", emailMode: "login", options }),
+  open: (options = {}) => {
+    // The modal's steps depend on the server's settings (sign-in by code), loaded lazily for anonymous visitors.
+    ensureAuthenticationStatusLoaded();
+    set({ state: "open", step: "initial", emailMode: "login", options });
+  },
   close: () => set({ state: "closed" }),
   goToStep: (step, emailMode) => set((current) => ({ step, emailMode: emailMode ?? current.emailMode })),
 }));

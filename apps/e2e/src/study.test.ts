@@ -1,0 +1,169 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./support/chromium.ts";
+import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { codeInMail, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
+
+const fixturesDirectory = path.resolve(import.meta.dirname, "../../../../shared/fixtures/subtitles");
+const englishFixture = path.join(fixturesDirectory, "opensubs2018-209475.en.54828.xml");
+const secondLanguageFixture = path.join(fixturesDirectory, "opensubs2018-209475.et.3123721.xml");
+const haveFixtures = existsSync(englishFixture) && existsSync(secondLanguageFixture);
+if (!haveFixtures) console.warn(`Skipping the study browser tests: ${fixturesDirectory} (../shared/fixtures/subtitles) is missing.`);
+
+let server: RunningAtelierServer;
+let browser: Browser;
+let publicGroupId = "";
+
+beforeAll(async () => {
+  if (!haveFixtures) return;
+  server = await startAtelierServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function uploadFixturePair(page: Page): Promise<string> {
+  await page.goto(`${server.origin}/upload-subtitles`);
+  await waitForHydration(page);
+  const main = page.locator("main");
+  await main.getByRole("button", { name: "Upload subtitles" }).click();
+  await main.getByLabel("Group name (optional)").fill("A 2001 comedy");
+  await main.getByLabel("Swedish subtitles (XML)").setInputFiles(secondLanguageFixture);
+  await main.getByLabel("English subtitles (XML)").setInputFiles(englishFixture);
+  await main.getByRole("button", { name: "Upload", exact: true }).click();
+  // The alignment report, then the new group in the list.
+  await main.getByText(/pairs/i).first().waitFor({ timeout: 30_000 });
+  const studyLink = main.getByRole("link", { name: "Study A 2001 comedy" }).first();
+  await studyLink.waitFor();
+  await expectNoAccessibilityViolations(page);
+  const href = await studyLink.getAttribute("href");
+  const groupId = /\/study\/([^/]+)\/config/.exec(href ?? "")?.[1];
+  if (!groupId) throw new Error(`No study link for the uploaded group (${href}).`);
+  return decodeURIComponent(groupId);
+}
+
+async function expectNoAccessibilityViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+async function statsOf(page: Page, groupId: string): Promise<{ memorized: number; in_progress: number; not_started: number }> {
+  return page.evaluate(async (id) => (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`, { credentials: "same-origin" })).json(), groupId);
+}
+
+describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle files", () => {
+  it("should upload them, see the report, study, rate, switch to test, mark as studied and reset", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, server.origin, uniqueEmail("learner"));
+      publicGroupId = await uploadFixturePair(page);
+      await page.locator("main").getByRole("link", { name: "Study A 2001 comedy" }).first().click();
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/config`));
+      const main = page.locator("main");
+      await main.getByText("Setup", { exact: true }).waitFor();
+      await main.getByText("Total Cards").waitFor();
+      await expectNoAccessibilityViolations(page);
+
+      await main.getByRole("button", { name: "Study", exact: true }).click();
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/session`));
+      await main.getByText("1 / 5").waitFor();
+      await expectNoAccessibilityViolations(page);
+      await main.getByRole("button", { name: "I got it Right" }).click();
+      await main.getByText("2 / 5").waitFor();
+      await main.getByRole("button", { name: "I will try Again" }).click();
+      const afterRatings = await statsOf(page, publicGroupId);
+      expect(afterRatings.in_progress).toBe(2);
+
+      await main.getByRole("button", { name: "Switch to Test Mode" }).click();
+      await main.getByRole("button", { name: "Switch to Test Mode" }).waitFor({ state: "detached" });
+      await main.getByRole("button", { name: "I got it Right" }).waitFor();
+      expect(await main.getByRole("button", { name: "Next" }).count()).toBe(0);
+      await main.getByRole("link", { name: "Back to Config" }).click();
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/config`));
+
+      await main.getByRole("button", { name: "Study", exact: true }).click();
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/session`));
+      await main.getByRole("button", { name: "Mark as Studied" }).click();
+      await main.getByRole("button", { name: "Test These Cards" }).click();
+      await main.getByRole("button", { name: "Switch to Test Mode" }).waitFor({ state: "detached" });
+      await main.getByRole("button", { name: "I got it Right" }).waitFor();
+      await main.getByRole("link", { name: "Back to Config" }).click();
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/config`));
+
+      await main.getByRole("button", { name: "Reset Progress" }).click();
+      await page.getByRole("alertdialog").getByRole("button").last().click();
+      await page.waitForFunction(async (id) => {
+        const stats = await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json();
+        return stats.not_started === stats.total;
+      }, publicGroupId);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", () => {
+  it("should stop at 5 memorized cards with the sign-in dialog, and keep the progress after signing up", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      if (!publicGroupId) {
+        const uploaderContext = await browser.newContext();
+        const uploader = await uploaderContext.newPage();
+        await signUpAndVerify(uploader, server.origin, uniqueEmail("uploader"));
+        publicGroupId = await uploadFixturePair(uploader);
+        await uploaderContext.close();
+      }
+      await page.goto(`${server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      await main.getByRole("button", { name: "Test", exact: true }).click();
+      await page.waitForURL(/\/session$/);
+      const dialog = page.getByRole("dialog");
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        if (await dialog.isVisible()) break;
+        const rightButton = main.getByRole("button", { name: "I got it Right" });
+        if (!(await rightButton.isEnabled())) break;
+        await rightButton.click();
+        await page.waitForTimeout(120);
+      }
+      await dialog.getByRole("heading", { name: "Keep Up the Great Work!" }).waitFor();
+      expect((await statsOf(page, publicGroupId)).memorized).toBe(5);
+      // The server refuses a further rating too, not only the page.
+      const refused = await page.evaluate(async (id) => {
+        const stats = await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json();
+        const pair = stats.pairs.find((candidate: { current_box: number }) => candidate.current_box < 5);
+        const csrf = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="))?.split("=")[1] ?? "";
+        const response = await fetch(`/api/subtitle-pairs/${pair.id}/rate/`, { method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf }, body: JSON.stringify({ is_correct: true }) });
+        return response.status;
+      }, publicGroupId);
+      expect(refused).toBe(403);
+
+      const email = uniqueEmail("anonymous-learner");
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      await dialog.getByRole("button", { name: "Sign up" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
+      await dialog.getByLabel("Confirm password").fill(strongPassword);
+      await dialog.locator("form button[type=submit]").click();
+      await page.waitForURL(`${server.origin}/account/verify-email`);
+      const code = codeInMail(await waitForMail(server.origin, email, "Confirm your e-mail address"));
+      await main.getByRole("textbox", { name: "Code" }).fill(code);
+      await main.getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForFunction(async (id) => {
+        const stats = await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json();
+        return stats.memorized === 5 && stats.anonymous_limit_reached === false;
+      }, publicGroupId);
+    } finally {
+      await context.close();
+    }
+  });
+});

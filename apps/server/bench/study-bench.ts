@@ -1,0 +1,166 @@
+// Measures the study API on a 20,000-pair group: GET pairs and GET stats latency on SQLite and PostgreSQL, and
+// rating requests per second (sequential, one learner). Run with `pnpm --filter @atelier/server bench`;
+// BENCH_REQUESTS changes the number of timed requests, BENCH_POSTGRES_URL the database (skipped when unreachable).
+import fs from "node:fs";
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { serve } from "@hono/node-server";
+import { loadConfiguration } from "../src/config.ts";
+import { createServer } from "../src/create-server.ts";
+import { migrateToLatest } from "../src/database/migrations.ts";
+import { openDatabase, type OpenedDatabase } from "../src/database/open-database.ts";
+import { insertGroupWithPairs } from "../src/study/study-store.ts";
+
+const pairCount = 20_000;
+const requestCount = Number(process.env.BENCH_REQUESTS ?? 50);
+const ratingSeconds = Number(process.env.BENCH_RATING_SECONDS ?? 5);
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
+}
+
+async function timeRequests(url: string, headers: Record<string, string>, count: number): Promise<string> {
+  const latencies: number[] = [];
+  for (let index = 0; index < count + 3; index += 1) {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}.`);
+    if (index >= 3) latencies.push(performance.now() - started);
+  }
+  latencies.sort((left, right) => left - right);
+  return `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ms`;
+}
+
+async function benchEngine(label: string, opened: OpenedDatabase, options: { postgresSchema?: string } = {}) {
+  await migrateToLatest(opened.database, options);
+  const configuration = loadConfiguration({
+    NODE_ENV: "test",
+    DATA_DIR: os.tmpdir(),
+    PUBLIC_ORIGIN: "http://127.0.0.1",
+    TRUST_PROXY: "true",
+    ACCOUNT_EMAIL_VERIFICATION: "none",
+    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+  });
+  const app = createServer({ configuration, database: opened.database });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const csrf = "abcdefghijklmnopqrstuvwxyz012345";
+  const postHeaders = { "Content-Type": "application/json", Origin: "http://127.0.0.1", Cookie: `csrftoken=${csrf}`, "X-CSRFToken": csrf, "X-Forwarded-For": "10.9.0.1" };
+  const signup = await fetch(`${base}/_allauth/browser/v1/auth/signup`, { method: "POST", headers: postHeaders, body: JSON.stringify({ email: "bench@example.ch", password: "correct horse battery" }) });
+  if (signup.status !== 200) throw new Error(`Signup answered ${signup.status}.`);
+  const userId = ((await signup.json()) as { data: { user: { id: string } } }).data.user.id;
+  const sessionCookie = signup.headers.getSetCookie().find((cookie) => cookie.startsWith("sessionid="))?.split(";")[0] ?? "";
+
+  const seeded = performance.now();
+  const groupId = crypto.randomUUID();
+  await insertGroupWithPairs(
+    opened.database,
+    { id: groupId, ownerId: userId, name: "Bench", isPublic: true, report: {} as never, createdAt: new Date().toISOString() },
+    Array.from({ length: pairCount }, (_, index) => ({ english: `English sentence number ${index}, of moderate length.`, swedish: `Svensk mening nummer ${index}, av lagom längd.` })),
+  );
+  const seedMilliseconds = performance.now() - seeded;
+  const headers = { Cookie: `${sessionCookie}; csrftoken=${csrf}`, "X-Forwarded-For": "10.9.0.2" };
+
+  // Give the learner progress on a quarter of the cards, as after some weeks of study.
+  const pairs = ((await (await fetch(`${base}/api/subtitle-groups/${groupId}/pairs/`, { headers })).json()) as { pairs: { id: string }[] }).pairs;
+  const markStudied = await fetch(`${base}/api/subtitle-groups/${groupId}/mark-studied/`, { method: "POST", headers: { ...postHeaders, ...headers }, body: JSON.stringify({ pairIds: pairs.slice(0, pairCount / 4).map((pair) => pair.id) }) });
+  if (markStudied.status !== 200) throw new Error(`mark-studied answered ${markStudied.status}.`);
+
+  const results = [
+    `seeding ${pairCount} pairs: ${seedMilliseconds.toFixed(0)} ms`,
+    `GET pairs (study, all, every card): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/`, headers, requestCount)}`,
+    `GET pairs (test, all, cardCount=20): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount)}`,
+    `GET stats (with the 20,000 pairs): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/stats/`, headers, requestCount)}`,
+  ];
+
+  let ratings = 0;
+  const deadline = performance.now() + ratingSeconds * 1000;
+  const started = performance.now();
+  while (performance.now() < deadline) {
+    const pair = pairs[ratings % pairs.length] as { id: string };
+    const response = await fetch(`${base}/api/subtitle-pairs/${pair.id}/rate/`, { method: "POST", headers: { ...postHeaders, ...headers }, body: JSON.stringify({ is_correct: ratings % 3 !== 0 }) });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`rate answered ${response.status}.`);
+    ratings += 1;
+  }
+  const sequentialRate = ratings / ((performance.now() - started) / 1000);
+
+  // Ten learners rating at once (ten connections): what the server sustains, not one client's round trips.
+  const concurrentStarted = performance.now();
+  const concurrentDeadline = concurrentStarted + ratingSeconds * 1000;
+  let concurrentRatings = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async (_, worker) => {
+      let index = worker * 1000;
+      while (performance.now() < concurrentDeadline) {
+        const pair = pairs[index % pairs.length] as { id: string };
+        const response = await fetch(`${base}/api/subtitle-pairs/${pair.id}/rate/`, { method: "POST", headers: { ...postHeaders, ...headers }, body: JSON.stringify({ is_correct: true }) });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`rate answered ${response.status}.`);
+        index += 1;
+        concurrentRatings += 1;
+      }
+    }),
+  );
+  const concurrentRate = concurrentRatings / ((performance.now() - concurrentStarted) / 1000);
+  results.push(`POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
+
+  console.info(`\n${label}`);
+  for (const line of results) console.info(`  ${line}`);
+  server.close();
+  server.closeAllConnections?.();
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  console.info(`Node ${process.version}, ${os.cpus().length} CPUs; ${requestCount} timed requests each, sequential, one signed-in learner with 5,000 started cards`);
+  const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-study-bench-"));
+  const sqlite = openDatabase({ databaseUrl: null, dataDirectory });
+  try {
+    await benchEngine("SQLite", sqlite);
+  } finally {
+    await sqlite.close();
+    fs.rmSync(dataDirectory, { recursive: true, force: true });
+  }
+
+  if (!(await postgresReachable())) {
+    console.info(`\nPostgreSQL: skipped, nothing answers at ${postgresUrl} (set BENCH_POSTGRES_URL).`);
+    return;
+  }
+  const schema = `atelier_bench_${crypto.randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const postgres = openDatabase({ databaseUrl: postgresUrl, dataDirectory: "", postgresSearchPath: schema });
+  try {
+    await benchEngine("PostgreSQL", postgres, { postgresSchema: schema });
+  } finally {
+    await postgres.close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,386 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { anonymousLimitMessage, groupNotFoundMessage, ownerOnlyMessage, pairNotFoundMessage } from "./study-routes.ts";
+import { createStudyTestClient, type StudyTestClient } from "./testing/study-test-client.ts";
+import { countStudyRows, createStudyTestApp } from "./testing/study-test-app.ts";
+
+let testDatabase: TestDatabase;
+let app: ReturnType<typeof createStudyTestApp>;
+let now: Date;
+const clock = () => now;
+
+async function signedIn(email: string): Promise<StudyTestClient & { userId: string }> {
+  const client = createStudyTestClient(app);
+  const userId = await client.signUp(email);
+  return Object.assign(client, { userId });
+}
+
+async function uploadGroup(owner: StudyTestClient, options: { isPublic?: string; name?: string } = {}) {
+  const response = await owner.upload(options);
+  expect(response.status, response.text).toBe(201);
+  return response.body.group as { id: string; name: string; is_public: boolean };
+}
+
+async function pairsOf(client: StudyTestClient, groupId: string, query = ""): Promise<{ id: string; english: string; swedish: string; current_box: number }[]> {
+  const response = await client.get(`/api/subtitle-groups/${groupId}/pairs/${query}`);
+  expect(response.status, response.text).toBe(200);
+  return response.body.pairs;
+}
+
+async function memorize(client: StudyTestClient, pairId: string) {
+  for (let answer = 0; answer < 4; answer += 1) {
+    const response = await client.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true });
+    expect(response.status, response.text).toBe(200);
+  }
+}
+
+describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    now = new Date("2026-03-02T09:00:00.000Z");
+    app = createStudyTestApp(testDatabase, { clock });
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  describe("upload", () => {
+    it("should turn the English and Swedish fixture files into a public group of 14 plain-text pairs", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const response = await owner.upload();
+      expect(response.status, response.text).toBe(201);
+      expect(response.body).toEqual({
+        group: { id: expect.any(String), name: "Morning Train.en", created_at: "2026-03-02T09:00:00.000Z", is_public: true, owner_id: owner.userId, is_owner: true, pair_count: 14 },
+        report: expect.objectContaining({ pairCount: 14, englishCoverage: 1, swedishCoverage: 1, offsetMilliseconds: -3000 }),
+        pair_count: 14,
+      });
+      expect(response.body.report.warning).toBeUndefined();
+      const pairs = await pairsOf(owner, response.body.group.id);
+      expect(pairs[0]).toEqual({ id: expect.any(String), english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 1 });
+      expect(pairs.at(-1)).toMatchObject({ english: "Drive carefully & take care <always>.", swedish: "Kör försiktigt & ta hand om dig <alltid>." });
+      const stored = await testDatabase.database.selectFrom("subtitle_pair").select(["english", "swedish"]).execute();
+      expect(stored.some((pair) => /<\/?(p|tt|span)\b|<\?xml/.test(`${pair.english}${pair.swedish}`))).toBe(false);
+    });
+
+    it("should make the group private when is_public is false and use a given name", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner, { isPublic: "false", name: "  Tåget  " });
+      expect(group).toMatchObject({ is_public: false, name: "Tåget" });
+    });
+
+    it("should ask anonymous visitors to sign in", async () => {
+      const visitor = createStudyTestClient(app);
+      const response = await visitor.upload();
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ error: "Please sign in to upload subtitles." });
+    });
+
+    it("should answer every upload error of the spec with its sentence and store nothing", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const cases: [Parameters<StudyTestClient["upload"]>[0], string][] = [
+        [{ swedish: null }, "Please upload both files"],
+        [{ english: null }, "Please upload both files"],
+        [{ english: null, swedish: null }, "Please upload both files"],
+        [{ english: { name: "film.srt", bytes: "1\n00:00:01,000 --> 00:00:02,000\nHi" } }, "Please upload XML files only"],
+        [{ swedish: { name: "film.sv.ttml", bytes: "<tt/>" } }, "Please upload XML files only"],
+        [{ swedish: { name: "film.sv.xml", bytes: "<tt><body>" } }, "The Swedish file: This file is not valid XML. Please upload the subtitle file exactly as you downloaded it."],
+        [{ english: { name: "film.en.XML", bytes: "<html><body>Hi</body></html>" } }, "The English file: This XML file does not contain subtitles in a format we know. Please upload a TTML, DFXP, IMSC, EBU-TT, OpenSubtitles XML or YouTube timedtext file."],
+        [{ isPublic: "maybe" }, "is_public must be true or false."],
+        [{ name: "x".repeat(121) }, "The name can be at most 120 characters."],
+      ];
+      for (const [files, error] of cases) {
+        const response = await owner.upload(files);
+        expect(response.status, error).toBe(400);
+        expect(response.body).toEqual({ error });
+      }
+      expect(await countStudyRows(testDatabase)).toEqual({ groups: 0, pairs: 0 });
+    });
+  });
+
+  describe("group list and owner actions", () => {
+    it("should list own groups first, then other users' public groups, and public groups only to anonymous visitors", async () => {
+      const anna = await signedIn("anna@example.ch");
+      const annaPublic = await uploadGroup(anna, { name: "Anna public" });
+      now = new Date("2026-03-02T10:00:00.000Z");
+      const annaPrivate = await uploadGroup(anna, { name: "Anna private", isPublic: "false" });
+      const bert = await signedIn("bert@example.ch");
+      const bertPrivate = await uploadGroup(bert, { name: "Bert private", isPublic: "false" });
+
+      const seenByBert = await bert.get("/api/subtitle-groups/");
+      expect(seenByBert.body.groups.map((group: { id: string; is_owner: boolean }) => [group.id, group.is_owner])).toEqual([
+        [bertPrivate.id, true],
+        [annaPublic.id, false],
+      ]);
+      const seenByAnna = await anna.get("/api/subtitle-groups/");
+      expect(seenByAnna.body.groups.map((group: { id: string }) => group.id)).toEqual([annaPrivate.id, annaPublic.id]);
+      const visitor = createStudyTestClient(app);
+      const seenByVisitor = await visitor.get("/api/subtitle-groups/");
+      expect(seenByVisitor.body).toEqual({
+        groups: [{ id: annaPublic.id, name: "Anna public", created_at: "2026-03-02T09:00:00.000Z", is_public: true, owner_id: anna.userId, is_owner: false, pair_count: 14 }],
+      });
+    });
+
+    it("should rename, ignore an empty or unchanged name, toggle visibility and delete for the owner", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const renamed = await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "  Season 1 <b>one</b> " });
+      expect(renamed.body.group).toMatchObject({ name: "Season 1 <b>one</b>" });
+      for (const name of ["", "   ", "Season 1 <b>one</b>"]) {
+        const ignored = await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name });
+        expect(ignored.status).toBe(200);
+        expect(ignored.body.group.name).toBe("Season 1 <b>one</b>");
+      }
+      expect((await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "y".repeat(121) })).body).toEqual({ error: "The name can be at most 120 characters." });
+      expect((await owner.post(`/api/subtitle-groups/${group.id}/toggle-public/`)).body.group.is_public).toBe(false);
+      expect((await owner.post(`/api/subtitle-groups/${group.id}/toggle-public/`)).body.group.is_public).toBe(true);
+      const pairs = await pairsOf(owner, group.id);
+      expect((await owner.delete(`/api/subtitle-pairs/${pairs[0]?.id}/`)).status).toBe(204);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.total).toBe(13);
+      expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(13);
+      expect((await owner.delete(`/api/subtitle-groups/${group.id}/`)).status).toBe(204);
+      expect(await countStudyRows(testDatabase)).toEqual({ groups: 0, pairs: 0 });
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).status).toBe(404);
+    });
+  });
+
+  describe("access", () => {
+    it("should answer 404 for another user's private group and its pairs, and 403 for owner actions on a public group", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const privateGroup = await uploadGroup(owner, { isPublic: "false" });
+      const publicGroup = await uploadGroup(owner);
+      const [privatePair] = await pairsOf(owner, privateGroup.id);
+      const [publicPair] = await pairsOf(owner, publicGroup.id);
+      const other = await signedIn("other@example.ch");
+      const visitor = createStudyTestClient(app);
+
+      for (const client of [other, visitor]) {
+        const groupNotFound = { error: groupNotFoundMessage };
+        const id = privateGroup.id;
+        for (const path of [`/api/subtitle-groups/${id}/stats/`, `/api/subtitle-groups/${id}/pairs/`, `/api/subtitle-groups/${id}/export.csv`, `/api/subtitle-groups/${id}/export.tsv`]) {
+          expect(await client.get(path), path).toMatchObject({ status: 404, body: groupNotFound });
+        }
+        expect(await client.post(`/api/subtitle-groups/${id}/rename/`, { name: "Mine" })).toMatchObject({ status: 404, body: groupNotFound });
+        expect(await client.post(`/api/subtitle-groups/${id}/toggle-public/`)).toMatchObject({ status: 404, body: groupNotFound });
+        expect(await client.post(`/api/subtitle-groups/${id}/mark-studied/`, { pairIds: [] })).toMatchObject({ status: 404, body: groupNotFound });
+        expect(await client.post(`/api/subtitle-groups/${id}/reset-stats/`)).toMatchObject({ status: 404, body: groupNotFound });
+        expect(await client.delete(`/api/subtitle-groups/${id}/`)).toMatchObject({ status: 404, body: groupNotFound });
+        expect(await client.post(`/api/subtitle-pairs/${privatePair?.id}/rate/`, { is_correct: true })).toMatchObject({ status: 404, body: { error: pairNotFoundMessage } });
+        expect(await client.delete(`/api/subtitle-pairs/${privatePair?.id}/`)).toMatchObject({ status: 404, body: { error: pairNotFoundMessage } });
+
+        const ownerOnly = { status: 403, body: { error: ownerOnlyMessage } };
+        expect(await client.post(`/api/subtitle-groups/${publicGroup.id}/rename/`, { name: "Mine" })).toMatchObject(ownerOnly);
+        expect(await client.post(`/api/subtitle-groups/${publicGroup.id}/toggle-public/`)).toMatchObject(ownerOnly);
+        expect(await client.delete(`/api/subtitle-groups/${publicGroup.id}/`)).toMatchObject(ownerOnly);
+        expect(await client.delete(`/api/subtitle-pairs/${publicPair?.id}/`)).toMatchObject(ownerOnly);
+        expect((await client.post(`/api/subtitle-pairs/${publicPair?.id}/rate/`, { is_correct: true })).status).toBe(200);
+        expect((await client.get(`/api/subtitle-groups/${publicGroup.id}/export.csv`)).status).toBe(200);
+      }
+      expect((await owner.get(`/api/subtitle-groups/not-a-group/stats/`)).body).toEqual({ error: groupNotFoundMessage });
+      expect((await owner.post(`/api/subtitle-pairs/not-a-pair/rate/`, { is_correct: true })).body).toEqual({ error: pairNotFoundMessage });
+      expect((await owner.get(`/api/subtitle-groups/${privateGroup.id}/stats/`)).body.name).toBe(privateGroup.name);
+      expect(await countStudyRows(testDatabase)).toEqual({ groups: 2, pairs: 28 });
+    });
+
+    it("should refuse unsafe requests without the CSRF token with 403 and an error sentence", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const [pair] = await pairsOf(owner, group.id);
+      for (const response of [
+        await owner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: true }, { withoutCsrf: true }),
+        await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "Hijacked" }, { withoutCsrf: true }),
+        await owner.delete(`/api/subtitle-groups/${group.id}/`, { withoutCsrf: true }),
+        await owner.post("/api/merge-progress/", {}, { withoutCsrf: true }),
+      ]) {
+        expect(response.status).toBe(403);
+        expect(response.body.error).toMatch(/^CSRF verification failed/);
+      }
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ name: group.name, total_reviews: 0 });
+    });
+  });
+
+  describe("learners, ratings and boxes", () => {
+    it("should give an anonymous visitor an HttpOnly SameSite=Lax learner_id cookie once and keep their progress under it", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const visitor = createStudyTestClient(app);
+      const first = await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
+      const setCookie = first.headers.getSetCookie().find((cookie) => cookie.startsWith("learner_id="));
+      expect(setCookie).toMatch(/^learner_id=[A-Za-z0-9_-]{32}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+      const second = await visitor.get(`/api/subtitle-groups/${group.id}/pairs/`);
+      expect(second.headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
+      const pairId = second.body.pairs[0].id;
+      expect((await visitor.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true })).body).toEqual({ pair: { id: pairId, current_box: 2 }, memorized: 0, anonymous_limit_reached: false });
+      expect((await visitor.get(`/api/subtitle-groups/${group.id}/pairs/`)).body.pairs[0].current_box).toBe(2);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/pairs/`)).body.pairs[0].current_box).toBe(1);
+      expect((await owner.get(`/api/subtitle-groups/`)).headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
+    });
+
+    it("should raise the box on right answers up to 5, send it to 1 on a wrong one, and count it in the stats", async () => {
+      const learner = await signedIn("learner@example.ch");
+      const group = await uploadGroup(learner);
+      const [pair, other] = await pairsOf(learner, group.id);
+      const boxes: number[] = [];
+      for (const isCorrect of [true, true, true, true, true, false, true]) {
+        const response = await learner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: isCorrect });
+        boxes.push(response.body.pair.current_box);
+      }
+      expect(boxes).toEqual([2, 3, 4, 5, 5, 1, 2]);
+      await learner.post(`/api/subtitle-pairs/${other?.id}/rate/`, { is_correct: false });
+      expect((await learner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: "yes" })).body).toEqual({ error: "is_correct must be true or false." });
+      const stats = await learner.get(`/api/subtitle-groups/${group.id}/stats/`);
+      expect(stats.body).toMatchObject({
+        id: group.id,
+        name: group.name,
+        is_owner: true,
+        total: 14,
+        not_started: 12,
+        in_progress: 2,
+        memorized: 0,
+        box_distribution: { box1: 1, box2: 1, box3: 0, box4: 0 },
+        total_reviews: 8,
+        accuracy: 75,
+        reviewing: 2,
+        learned: 0,
+        anonymous_limit_reached: false,
+      });
+      expect(stats.body.pairs).toHaveLength(14);
+      expect(stats.body.pairs[0]).toEqual({ id: pair?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 2 });
+    });
+
+    it("should select session cards by mode, range, count and window, treating the string undefined as absent", async () => {
+      const learner = await signedIn("learner@example.ch");
+      const group = await uploadGroup(learner);
+      const all = await pairsOf(learner, group.id);
+      await memorize(learner, all[2]?.id ?? "");
+      await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [all[0]?.id, all[1]?.id] });
+      expect(await pairsOf(learner, group.id, "?mode=study&range=undefined&cardCount=undefined&startIndex=undefined&endIndex=undefined")).toHaveLength(14);
+      expect((await pairsOf(learner, group.id, "?range=new&cardCount=5")).map((pair) => pair.id)).toEqual(all.slice(3, 8).map((pair) => pair.id));
+      for (const range of ["in-progress", "in_progress", "inProgress"]) {
+        expect((await pairsOf(learner, group.id, `?range=${range}`)).map((pair) => pair.id)).toEqual([all[0]?.id, all[1]?.id]);
+      }
+      expect((await pairsOf(learner, group.id, "?range=memorized")).map((pair) => pair.current_box)).toEqual([5]);
+      expect(await pairsOf(learner, group.id, "?range=reviewing")).toHaveLength(3);
+      expect((await pairsOf(learner, group.id, "?startIndex=4&endIndex=6")).map((pair) => pair.id)).toEqual(all.slice(3, 6).map((pair) => pair.id));
+      const test = await pairsOf(learner, group.id, "?mode=test&range=all&cardCount=20");
+      expect(test.at(-1)?.current_box).toBe(5);
+      for (const [query, error] of [
+        ["?mode=exam", "mode must be study or test."],
+        ["?range=everything", "range must be new, in-progress, memorized, all or reviewing."],
+        ["?cardCount=0", "cardCount must be a whole number of 1 or more."],
+        ["?cardCount=2.5", "cardCount must be a whole number of 1 or more."],
+        ["?startIndex=-1", "startIndex must be a whole number of 1 or more."],
+        ["?endIndex=NaN", "endIndex must be a whole number of 1 or more."],
+      ] as const) {
+        expect(await learner.get(`/api/subtitle-groups/${group.id}/pairs/${query}`)).toMatchObject({ status: 400, body: { error } });
+      }
+    });
+
+    it("should mark cards as studied, refuse ids of another group, and reset this learner's progress only", async () => {
+      const learner = await signedIn("learner@example.ch");
+      const group = await uploadGroup(learner);
+      const otherGroup = await uploadGroup(learner);
+      const pairs = await pairsOf(learner, group.id);
+      const [foreign] = await pairsOf(learner, otherGroup.id);
+      expect((await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [pairs[0]?.id, pairs[1]?.id, pairs[1]?.id] })).body).toEqual({ marked: 2 });
+      expect(await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [foreign?.id] })).toMatchObject({ status: 400, body: { error: "Some of these cards are not in this group." } });
+      expect(await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: "all" })).toMatchObject({ status: 400 });
+      await learner.post(`/api/subtitle-pairs/${foreign?.id}/rate/`, { is_correct: true });
+      const visitor = createStudyTestClient(app);
+      await visitor.post(`/api/subtitle-pairs/${pairs[5]?.id}/rate/`, { is_correct: true });
+      expect((await learner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ in_progress: 2, not_started: 12 });
+      expect((await learner.post(`/api/subtitle-groups/${group.id}/reset-stats/`)).body).toEqual({ reset: true });
+      expect((await learner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ in_progress: 0, not_started: 14 });
+      expect((await learner.get(`/api/subtitle-groups/${otherGroup.id}/stats/`)).body).toMatchObject({ in_progress: 1 });
+      expect((await visitor.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ in_progress: 1 });
+    });
+
+    it("should refuse an anonymous learner's sixth memorization attempt with 403 and change nothing, but let a signed-in learner go on", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const pairs = await pairsOf(owner, group.id);
+      const visitor = createStudyTestClient(app);
+      for (const pair of pairs.slice(0, 4)) await memorize(visitor, pair.id);
+      for (let answer = 0; answer < 3; answer += 1) await visitor.post(`/api/subtitle-pairs/${pairs[4]?.id}/rate/`, { is_correct: true });
+      const fifth = await visitor.post(`/api/subtitle-pairs/${pairs[4]?.id}/rate/`, { is_correct: true });
+      expect(fifth.body).toEqual({ pair: { id: pairs[4]?.id, current_box: 5 }, memorized: 5, anonymous_limit_reached: true });
+      const before = await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
+      expect(before.body).toMatchObject({ memorized: 5, anonymous_limit_reached: true });
+
+      for (const [pairId, isCorrect] of [[pairs[5]?.id, true], [pairs[0]?.id, false]] as const) {
+        const refused = await visitor.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: isCorrect });
+        expect(refused.status).toBe(403);
+        expect(refused.body).toEqual({ error: anonymousLimitMessage });
+      }
+      expect((await visitor.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toEqual(before.body);
+
+      for (const pair of pairs.slice(0, 6)) await memorize(owner, pair.id);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ memorized: 6, anonymous_limit_reached: false });
+    });
+
+    it("should count the anonymous limit over every group of the learner", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const first = await uploadGroup(owner);
+      const second = await uploadGroup(owner);
+      const visitor = createStudyTestClient(app);
+      for (const pair of (await pairsOf(visitor, first.id)).slice(0, 5)) await memorize(visitor, pair.id);
+      const [elsewhere] = await pairsOf(visitor, second.id);
+      expect((await visitor.get(`/api/subtitle-groups/${second.id}/stats/`)).body).toMatchObject({ memorized: 0, anonymous_limit_reached: true });
+      expect((await visitor.post(`/api/subtitle-pairs/${elsewhere?.id}/rate/`, { is_correct: true })).status).toBe(403);
+    });
+
+    it("should merge anonymous progress into the account after sign-in, the higher box winning, and clear the cookie", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const pairs = await pairsOf(owner, group.id);
+      await createStudyTestClient(app).signUp("learner@example.ch");
+
+      const browser = createStudyTestClient(app);
+      await memorize(browser, pairs[0]?.id ?? ""); // anonymous box 5
+      await browser.post(`/api/subtitle-pairs/${pairs[1]?.id}/rate/`, { is_correct: true }); // anonymous box 2
+      await browser.post(`/api/subtitle-pairs/${pairs[3]?.id}/rate/`, { is_correct: true }); // anonymous only: box 2
+      expect(browser.cookies.has("learner_id")).toBe(true);
+
+      const account = createStudyTestClient(app);
+      await account.signIn("learner@example.ch");
+      await account.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true }); // account box 2
+      for (let answer = 0; answer < 3; answer += 1) await account.post(`/api/subtitle-pairs/${pairs[1]?.id}/rate/`, { is_correct: true }); // account box 4
+
+      expect(await browser.post("/api/merge-progress/")).toMatchObject({ status: 401, body: { error: "Please sign in to keep your progress." } });
+      await browser.signIn("learner@example.ch");
+      const merged = await browser.post("/api/merge-progress/");
+      expect(merged.body).toEqual({ merged: 3 });
+      expect(merged.headers.getSetCookie().find((cookie) => cookie.startsWith("learner_id="))).toMatch(/Max-Age=0/);
+      expect(browser.cookies.has("learner_id")).toBe(false);
+      const boxes = (await pairsOf(browser, group.id)).slice(0, 4).map((pair) => pair.current_box);
+      expect(boxes).toEqual([5, 4, 1, 2]);
+      expect((await browser.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ total_reviews: 10, memorized: 1 });
+      expect(await testDatabase.database.selectFrom("study_progress").select("learner_key").where("learner_key", "like", "anonymous:%").execute()).toEqual([]);
+      expect((await browser.post("/api/merge-progress/")).body).toEqual({ merged: 0 });
+    });
+  });
+
+  describe("export", () => {
+    it("should export the pairs with this learner's boxes as CSV with formula guards and as Anki's tab-separated text", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner, { name: "Tåget: \"del 1\"" });
+      const pairs = await pairsOf(owner, group.id);
+      await owner.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true });
+      await testDatabase.database.updateTable("subtitle_pair").set({ english: "=HYPERLINK(\"x\")", swedish: "tab\there,\nline" }).where("id", "=", pairs[1]?.id ?? "").execute();
+
+      const csv = await owner.get(`/api/subtitle-groups/${group.id}/export.csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8; header=present");
+      expect(csv.headers.get("Content-Disposition")).toBe(`attachment; filename="Taget_ _del 1.csv"; filename*=UTF-8''${encodeURIComponent('Tåget: "del 1".csv')}`);
+      const csvLines = csv.text.split("\r\n");
+      expect(csvLines.slice(0, 3)).toEqual(["english,swedish,box", '"Good morning, Anna.","God morgon, Anna.",2', `"'=HYPERLINK(""x"")","tab\there,\nline",1`]);
+      expect(csvLines).toHaveLength(1 + 14 + 1);
+
+      const tsv = await owner.get(`/api/subtitle-groups/${group.id}/export.tsv`);
+      expect(tsv.headers.get("Content-Type")).toBe("text/tab-separated-values; charset=utf-8");
+      expect(tsv.headers.get("Content-Disposition")).toMatch(/^attachment; filename="Taget_ _del 1.txt"/);
+      const tsvLines = tsv.text.split("\n");
+      expect(tsvLines.slice(0, 4)).toEqual(["#separator:tab", "#html:false", "Good morning, Anna.\tGod morgon, Anna.\t2", '=HYPERLINK("x")\ttab here, line\t1']);
+      expect(tsvLines.slice(2, -1).every((line) => line.split("\t").length === 3)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,394 @@
+import {
+  computeGroupStatistics,
+  currentBoxOf,
+  indexProgressByPairId,
+  isAnonymousLimitReached,
+  markCardsStudied,
+  mergeLearnerProgress,
+  rateCard,
+  selectSessionCards,
+  type SessionConfig,
+  type SessionMode,
+  type StudyRange,
+} from "@atelier/leitner";
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { Clock } from "../clock.ts";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import { HttpError, RequestValidationError, internalServerErrorMessage } from "../http/http-errors.ts";
+import { getAuthenticatedUser } from "../identity/index.ts";
+import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, resolveLearner, type Learner } from "./learner.ts";
+import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
+import {
+  countMemorizedCards,
+  deleteGroup,
+  deleteGroupProgress,
+  deleteLearnerProgress,
+  deletePair,
+  findGroup,
+  findPair,
+  findProgress,
+  insertGroupWithPairs,
+  listGroupProgress,
+  listLearnerProgress,
+  listPairs,
+  listVisibleGroups,
+  updateGroup,
+  writeProgress,
+  type SubtitleGroupRow,
+} from "./study-store.ts";
+import { cleanName, maximumGroupNameLength, readSubtitleUpload } from "./subtitle-upload.ts";
+
+export const groupNotFoundMessage = "This subtitle group does not exist.";
+export const pairNotFoundMessage = "This flashcard pair does not exist.";
+export const ownerOnlyMessage = "Only the owner of this group can do that.";
+export const anonymousLimitMessage = "You have memorized 5 cards. Please sign in to keep studying and keep your progress.";
+/** The most ids one mark-studied call may name (a session holds at most 250 cards; a whole group is allowed). */
+const maximumMarkStudiedIds = 50_000;
+
+export type StudyRoutesOptions = {
+  database: AtelierDatabase;
+  clock: Clock;
+  /** Whether cookies get `Secure` (the public origin is https). */
+  secureCookies: boolean;
+};
+
+function groupJson(group: SubtitleGroupRow, userId: string | null) {
+  return {
+    id: group.id,
+    name: group.name,
+    created_at: group.created_at,
+    is_public: group.is_public === 1,
+    owner_id: group.owner_id,
+    is_owner: userId !== null && group.owner_id === userId,
+    pair_count: Number(group.pair_count),
+  };
+}
+
+function userIdOf(learner: Learner): string | null {
+  return learner.kind === "signed-in" ? learner.userId : null;
+}
+
+/** A group the learner may see: public, or their own. Anything else is answered as if it did not exist. */
+async function loadVisibleGroup(database: AtelierDatabase, groupId: string, learner: Learner): Promise<SubtitleGroupRow> {
+  const group = await findGroup(database, groupId);
+  if (!group || (group.is_public !== 1 && group.owner_id !== userIdOf(learner))) {
+    throw new HttpError(404, groupNotFoundMessage);
+  }
+  return group;
+}
+
+function requireOwner(group: SubtitleGroupRow, learner: Learner): void {
+  if (group.owner_id !== userIdOf(learner)) {
+    throw new HttpError(403, ownerOnlyMessage);
+  }
+}
+
+async function loadVisiblePair(database: AtelierDatabase, pairId: string, learner: Learner): Promise<{ pair: { id: string; group_id: string }; group: SubtitleGroupRow }> {
+  const pair = await findPair(database, pairId);
+  const group = pair ? await findGroup(database, pair.group_id) : undefined;
+  if (!pair || !group || (group.is_public !== 1 && group.owner_id !== userIdOf(learner))) {
+    throw new HttpError(404, pairNotFoundMessage);
+  }
+  return { pair, group };
+}
+
+async function readJsonObject(c: Context, example: string): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new RequestValidationError(`Please send a JSON body such as ${example}.`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new RequestValidationError(`Please send a JSON body such as ${example}.`);
+  }
+  return body as Record<string, unknown>;
+}
+
+const rangeAliases: Record<string, StudyRange> = {
+  new: "new",
+  "in-progress": "in-progress",
+  in_progress: "in-progress",
+  inProgress: "in-progress",
+  memorized: "memorized",
+  all: "all",
+  reviewing: "reviewing",
+};
+
+/** A query value, or undefined when absent, empty, or the string "undefined" / "null" (spec §7). */
+function queryValue(c: Context, name: string): string | undefined {
+  const value = c.req.query(name);
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" || trimmed === "undefined" || trimmed === "null" ? undefined : trimmed;
+}
+
+function wholeNumberQuery(c: Context, name: string): number | undefined {
+  const value = queryValue(c, name);
+  if (value === undefined) return undefined;
+  const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(number) || number < 1) {
+    throw new RequestValidationError(`${name} must be a whole number of 1 or more.`);
+  }
+  return number;
+}
+
+/** The session config of the pairs query (spec §2.13, §7); defaults: study, all, every card. */
+export function parseSessionQuery(c: Context): SessionConfig {
+  const modeValue = queryValue(c, "mode") ?? "study";
+  if (modeValue !== "study" && modeValue !== "test") {
+    throw new RequestValidationError("mode must be study or test.");
+  }
+  const rangeValue = queryValue(c, "range") ?? "all";
+  const range = Object.hasOwn(rangeAliases, rangeValue) ? rangeAliases[rangeValue] : undefined;
+  if (range === undefined) {
+    throw new RequestValidationError("range must be new, in-progress, memorized, all or reviewing.");
+  }
+  const config: SessionConfig = { mode: modeValue satisfies SessionMode, range };
+  const cardCount = wholeNumberQuery(c, "cardCount");
+  const startIndex = wholeNumberQuery(c, "startIndex");
+  const endIndex = wholeNumberQuery(c, "endIndex");
+  if (cardCount !== undefined) config.cardCount = cardCount;
+  if (startIndex !== undefined) config.startIndex = startIndex;
+  if (endIndex !== undefined) config.endIndex = endIndex;
+  return config;
+}
+
+/**
+ * The study API of spec §7 under `/api`: subtitle groups, upload, pairs, ratings, progress and export.
+ * Every failure answers `{ error }` (this API's field, unlike the rest of the server's `{ message }`).
+ *
+ * @example
+ * app.route("/api", createStudyRoutes({ database, clock, secureCookies: false }));
+ */
+export function createStudyRoutes(options: StudyRoutesOptions): Hono {
+  const { database, clock, secureCookies } = options;
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) {
+      return c.json({ error: error.publicMessage }, error.status as 400, error.headers);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ error: error.message || "The request could not be processed." }, error.status);
+    }
+    console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
+    return c.json({ error: internalServerErrorMessage }, 500);
+  });
+
+  // Answers depend on the learner and change with every rating.
+  app.use(async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+
+  const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
+
+  app.get("/subtitle-groups/", async (c) => {
+    const learner = await learnerOf(c);
+    const userId = userIdOf(learner);
+    const groups = await listVisibleGroups(database, userId);
+    return c.json({ groups: groups.map((group) => groupJson(group, userId)) });
+  });
+
+  app.post("/upload-subtitles/", async (c) => {
+    const user = await getAuthenticatedUser(c);
+    if (!user) {
+      throw new HttpError(401, "Please sign in to upload subtitles.");
+    }
+    const upload = await readSubtitleUpload(c);
+    const group = await insertGroupWithPairs(
+      database,
+      { id: crypto.randomUUID(), ownerId: user.id, name: upload.name, isPublic: upload.isPublic, report: upload.report, createdAt: clock().toISOString() },
+      upload.pairs,
+    );
+    return c.json({ group: groupJson(group, user.id), report: upload.report, pair_count: upload.pairs.length }, 201);
+  });
+
+  app.post("/subtitle-groups/:id/toggle-public/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    requireOwner(group, learner);
+    const isPublic = group.is_public === 1 ? 0 : 1;
+    await updateGroup(database, group.id, { is_public: isPublic });
+    return c.json({ group: groupJson({ ...group, is_public: isPublic }, userIdOf(learner)) });
+  });
+
+  app.post("/subtitle-groups/:id/rename/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    requireOwner(group, learner);
+    const body = await readJsonObject(c, '{ "name": "Season 1, episode 2" }');
+    if (body.name !== undefined && body.name !== null && typeof body.name !== "string") {
+      throw new RequestValidationError("name must be text.");
+    }
+    const name = cleanName(typeof body.name === "string" ? body.name : "");
+    if (name.length > maximumGroupNameLength) {
+      throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
+    }
+    if (name === "" || name === group.name) {
+      return c.json({ group: groupJson(group, userIdOf(learner)) });
+    }
+    await updateGroup(database, group.id, { name });
+    return c.json({ group: groupJson({ ...group, name }, userIdOf(learner)) });
+  });
+
+  app.delete("/subtitle-groups/:id/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    requireOwner(group, learner);
+    await deleteGroup(database, group.id);
+    return c.body(null, 204);
+  });
+
+  app.get("/subtitle-groups/:id/stats/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    const [pairs, progress, memorizedEverywhere] = await Promise.all([
+      listPairs(database, group.id),
+      listGroupProgress(database, learner.key, group.id),
+      learner.kind === "anonymous" ? countMemorizedCards(database, learner.key) : Promise.resolve(0),
+    ]);
+    const progressByPairId = indexProgressByPairId(progress);
+    const statistics = computeGroupStatistics(pairs, progressByPairId, clock());
+    return c.json({
+      id: group.id,
+      name: group.name,
+      is_public: group.is_public === 1,
+      owner_id: group.owner_id,
+      is_owner: group.owner_id === userIdOf(learner),
+      ...statistics,
+      anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(memorizedEverywhere),
+      pairs: pairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)) })),
+    });
+  });
+
+  app.get("/subtitle-groups/:id/pairs/", async (c) => {
+    const learner = await learnerOf(c);
+    const config = parseSessionQuery(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    const [pairs, progress] = await Promise.all([listPairs(database, group.id), listGroupProgress(database, learner.key, group.id)]);
+    const progressByPairId = indexProgressByPairId(progress);
+    const selected = selectSessionCards(pairs, progressByPairId, config, clock());
+    return c.json({ pairs: selected.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)) })) });
+  });
+
+  app.post("/subtitle-pairs/:id/rate/", async (c) => {
+    const learner = await learnerOf(c);
+    const { pair } = await loadVisiblePair(database, c.req.param("id"), learner);
+    const body = await readJsonObject(c, '{ "is_correct": true }');
+    if (typeof body.is_correct !== "boolean") {
+      throw new RequestValidationError("is_correct must be true or false.");
+    }
+    const isCorrect = body.is_correct;
+    const now = clock();
+    const outcome = await database.transaction().execute(async (transaction) => {
+      if (learner.kind === "anonymous" && isAnonymousLimitReached(await countMemorizedCards(transaction, learner.key))) {
+        return null;
+      }
+      const saved = rateCard(await findProgress(transaction, learner.key, pair.id), pair.id, isCorrect, now);
+      await writeProgress(transaction, learner.key, [{ ...saved, groupId: pair.group_id }], now.toISOString());
+      return { saved, memorized: await countMemorizedCards(transaction, learner.key) };
+    });
+    if (outcome === null) {
+      throw new HttpError(403, anonymousLimitMessage);
+    }
+    return c.json({
+      pair: { id: pair.id, current_box: outcome.saved.box },
+      memorized: outcome.memorized,
+      anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(outcome.memorized),
+    });
+  });
+
+  app.delete("/subtitle-pairs/:id/", async (c) => {
+    const learner = await learnerOf(c);
+    const { pair, group } = await loadVisiblePair(database, c.req.param("id"), learner);
+    requireOwner(group, learner);
+    await deletePair(database, pair);
+    return c.body(null, 204);
+  });
+
+  app.post("/subtitle-groups/:id/mark-studied/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    const body = await readJsonObject(c, '{ "pairIds": ["…"] }');
+    const pairIds = body.pairIds;
+    if (!Array.isArray(pairIds) || pairIds.length > maximumMarkStudiedIds || !pairIds.every((id): id is string => typeof id === "string")) {
+      throw new RequestValidationError("pairIds must be a list of flashcard pair ids.");
+    }
+    const uniqueIds = [...new Set(pairIds)];
+    const now = clock();
+    await database.transaction().execute(async (transaction) => {
+      const groupPairIds = new Set((await listPairs(transaction, group.id)).map((pair) => pair.id));
+      if (!uniqueIds.every((id) => groupPairIds.has(id))) {
+        throw new RequestValidationError("Some of these cards are not in this group.");
+      }
+      const existing = await listGroupProgress(transaction, learner.key, group.id);
+      const marked = new Set(uniqueIds);
+      const records = markCardsStudied(existing, uniqueIds, now).filter((record) => marked.has(record.pairId));
+      await writeProgress(transaction, learner.key, records.map((record) => ({ ...record, groupId: group.id })), now.toISOString());
+    });
+    return c.json({ marked: uniqueIds.length });
+  });
+
+  app.post("/subtitle-groups/:id/reset-stats/", async (c) => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    await deleteGroupProgress(database, learner.key, group.id);
+    return c.json({ reset: true });
+  });
+
+  app.post("/merge-progress/", async (c) => {
+    const user = await getAuthenticatedUser(c);
+    if (!user) {
+      throw new HttpError(401, "Please sign in to keep your progress.");
+    }
+    const cookie = readLearnerCookie(c);
+    if (cookie === null) {
+      return c.json({ merged: 0 });
+    }
+    const anonymousKey = anonymousLearnerKey(cookie);
+    const accountKey = `user:${user.id}`;
+    const merged = await database.transaction().execute(async (transaction) => {
+      const anonymous = await listLearnerProgress(transaction, anonymousKey);
+      if (anonymous.length === 0) return 0;
+      const account = await listLearnerProgress(transaction, accountKey);
+      const groupIdByPairId = new Map([...account, ...anonymous].map((record) => [record.pairId, record.groupId]));
+      const anonymousPairIds = new Set(anonymous.map((record) => record.pairId));
+      const changed = mergeLearnerProgress(anonymous, account).filter((record) => anonymousPairIds.has(record.pairId));
+      await writeProgress(
+        transaction,
+        accountKey,
+        changed.map((record) => ({ ...record, groupId: groupIdByPairId.get(record.pairId) as string })),
+        clock().toISOString(),
+      );
+      await deleteLearnerProgress(transaction, anonymousKey);
+      return anonymous.length;
+    });
+    clearLearnerCookie(c, secureCookies);
+    return c.json({ merged });
+  });
+
+  const exportGroup = async (c: Context, format: "csv" | "tsv") => {
+    const learner = await learnerOf(c);
+    const group = await loadVisibleGroup(database, c.req.param("id") ?? "", learner);
+    const [pairs, progress] = await Promise.all([listPairs(database, group.id), listGroupProgress(database, learner.key, group.id)]);
+    const progressByPairId = indexProgressByPairId(progress);
+    const cards = pairs.map((pair) => ({ english: pair.english, swedish: pair.swedish, box: currentBoxOf(progressByPairId.get(pair.id)) }));
+    const fileName = `${safeFileName(group.name)}.${format === "csv" ? "csv" : "txt"}`;
+    const encodedName = encodeURIComponent(`${group.name}.${format === "csv" ? "csv" : "txt"}`);
+    c.header("Content-Disposition", `attachment; filename="${fileName}"; filename*=UTF-8''${encodedName}`);
+    c.header("X-Content-Type-Options", "nosniff");
+    if (format === "csv") {
+      c.header("Content-Type", "text/csv; charset=utf-8; header=present");
+      return c.body(formatCardsAsCsv(cards));
+    }
+    c.header("Content-Type", "text/tab-separated-values; charset=utf-8");
+    return c.body(formatCardsForAnki(cards));
+  };
+  app.get("/subtitle-groups/:id/export.csv", (c) => exportGroup(c, "csv"));
+  app.get("/subtitle-groups/:id/export.tsv", (c) => exportGroup(c, "tsv"));
+
+  return app;
+}

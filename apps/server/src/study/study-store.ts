@@ -1,0 +1,198 @@
+import type { BoxNumber, CardProgress } from "@atelier/leitner";
+import type { AlignmentReport } from "@atelier/subtitles";
+import type { Selectable, Transaction } from "kysely";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
+
+export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
+
+/** A flashcard as the engine and the wire see it. */
+export type StoredPair = { id: string; english: string; swedish: string };
+
+type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
+
+// 5 columns a row: 400 rows stay far below SQLite's and PostgreSQL's limits on bound parameters.
+const pairInsertBatchSize = 400;
+const progressWriteBatchSize = 200;
+
+export async function findGroup(database: Executor, groupId: string): Promise<SubtitleGroupRow | undefined> {
+  return database.selectFrom("subtitle_group").selectAll().where("id", "=", groupId).executeTakeFirst();
+}
+
+/** Signed in: own groups first (newest first), then other users' public groups; anonymous: public groups only. */
+export async function listVisibleGroups(database: AtelierDatabase, userId: string | null): Promise<SubtitleGroupRow[]> {
+  const publicGroups = database.selectFrom("subtitle_group").selectAll().where("is_public", "=", 1);
+  if (userId === null) {
+    return publicGroups.orderBy("created_at", "desc").orderBy("id").execute();
+  }
+  const [own, others] = await Promise.all([
+    database.selectFrom("subtitle_group").selectAll().where("owner_id", "=", userId).orderBy("created_at", "desc").orderBy("id").execute(),
+    publicGroups.where("owner_id", "!=", userId).orderBy("created_at", "desc").orderBy("id").execute(),
+  ]);
+  return [...own, ...others];
+}
+
+/** Stores a group and its pairs in one transaction: either everything or nothing. */
+export async function insertGroupWithPairs(
+  database: AtelierDatabase,
+  group: { id: string; ownerId: string; name: string; isPublic: boolean; report: AlignmentReport; createdAt: string },
+  pairs: readonly { english: string; swedish: string }[],
+): Promise<SubtitleGroupRow> {
+  return database.transaction().execute(async (transaction) => {
+    const row: SubtitleGroupRow = {
+      id: group.id,
+      owner_id: group.ownerId,
+      name: group.name,
+      is_public: group.isPublic ? 1 : 0,
+      pair_count: pairs.length,
+      alignment_report_json: JSON.stringify(group.report),
+      created_at: group.createdAt,
+    };
+    await transaction.insertInto("subtitle_group").values(row).execute();
+    for (let start = 0; start < pairs.length; start += pairInsertBatchSize) {
+      const values = pairs.slice(start, start + pairInsertBatchSize).map((pair, offset) => ({
+        id: crypto.randomUUID(),
+        group_id: group.id,
+        position: start + offset + 1,
+        english: pair.english,
+        swedish: pair.swedish,
+      }));
+      await transaction.insertInto("subtitle_pair").values(values).execute();
+    }
+    return row;
+  });
+}
+
+export async function updateGroup(database: AtelierDatabase, groupId: string, changes: { name?: string; is_public?: number }): Promise<void> {
+  await database.updateTable("subtitle_group").set(changes).where("id", "=", groupId).execute();
+}
+
+export async function deleteGroup(database: AtelierDatabase, groupId: string): Promise<void> {
+  // Pairs and progress go with it (ON DELETE CASCADE); deleting them explicitly keeps that true without relying on it.
+  await database.transaction().execute(async (transaction) => {
+    await transaction.deleteFrom("study_progress").where("group_id", "=", groupId).execute();
+    await transaction.deleteFrom("subtitle_pair").where("group_id", "=", groupId).execute();
+    await transaction.deleteFrom("subtitle_group").where("id", "=", groupId).execute();
+  });
+}
+
+/** The group's pairs in group order. */
+export async function listPairs(database: Executor, groupId: string): Promise<StoredPair[]> {
+  return database
+    .selectFrom("subtitle_pair")
+    .select(["id", "english", "swedish"])
+    .where("group_id", "=", groupId)
+    .orderBy("position")
+    .execute();
+}
+
+export async function findPair(database: Executor, pairId: string): Promise<{ id: string; group_id: string } | undefined> {
+  return database.selectFrom("subtitle_pair").select(["id", "group_id"]).where("id", "=", pairId).executeTakeFirst();
+}
+
+export async function deletePair(database: AtelierDatabase, pair: { id: string; group_id: string }): Promise<void> {
+  await database.transaction().execute(async (transaction) => {
+    await transaction.deleteFrom("study_progress").where("pair_id", "=", pair.id).execute();
+    const deleted = await transaction.deleteFrom("subtitle_pair").where("id", "=", pair.id).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) > 0) {
+      await transaction
+        .updateTable("subtitle_group")
+        .set((expression) => ({ pair_count: expression("pair_count", "-", 1) }))
+        .where("id", "=", pair.group_id)
+        .execute();
+    }
+  });
+}
+
+function toCardProgress(row: Pick<Selectable<StudyProgressTable>, "pair_id" | "box" | "review_count" | "correct_count" | "studied_at" | "last_reviewed_at" | "due_at">): CardProgress {
+  return {
+    pairId: row.pair_id,
+    box: row.box as BoxNumber,
+    reviewCount: Number(row.review_count),
+    correctCount: Number(row.correct_count),
+    studiedAt: row.studied_at,
+    lastReviewedAt: row.last_reviewed_at,
+    dueAt: row.due_at,
+  };
+}
+
+const progressColumns = ["pair_id", "box", "review_count", "correct_count", "studied_at", "last_reviewed_at", "due_at"] as const;
+
+/** This learner's records for one group. */
+export async function listGroupProgress(database: Executor, learnerKey: string, groupId: string): Promise<CardProgress[]> {
+  const rows = await database
+    .selectFrom("study_progress")
+    .select(progressColumns)
+    .where("learner_key", "=", learnerKey)
+    .where("group_id", "=", groupId)
+    .execute();
+  return rows.map(toCardProgress);
+}
+
+/** Every record of a learner, with the group of each pair. */
+export async function listLearnerProgress(database: Executor, learnerKey: string): Promise<(CardProgress & { groupId: string })[]> {
+  const rows = await database.selectFrom("study_progress").select([...progressColumns, "group_id"]).where("learner_key", "=", learnerKey).execute();
+  return rows.map((row) => ({ ...toCardProgress(row), groupId: row.group_id }));
+}
+
+export async function findProgress(database: Executor, learnerKey: string, pairId: string): Promise<CardProgress | undefined> {
+  const row = await database
+    .selectFrom("study_progress")
+    .select(progressColumns)
+    .where("learner_key", "=", learnerKey)
+    .where("pair_id", "=", pairId)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toCardProgress(row);
+}
+
+/** Memorized cards (box 5) of a learner across every group. */
+export async function countMemorizedCards(database: Executor, learnerKey: string): Promise<number> {
+  const row = await database
+    .selectFrom("study_progress")
+    .select((expression) => expression.fn.countAll<number | string | bigint>().as("count"))
+    .where("learner_key", "=", learnerKey)
+    .where("box", "=", 5)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Inserts or replaces records (delete + insert: portable, and the primary key keeps one row per learner and pair). */
+export async function writeProgress(database: Executor, learnerKey: string, records: readonly (CardProgress & { groupId: string })[], now: string): Promise<void> {
+  for (let start = 0; start < records.length; start += progressWriteBatchSize) {
+    const batch = records.slice(start, start + progressWriteBatchSize);
+    await database
+      .deleteFrom("study_progress")
+      .where("learner_key", "=", learnerKey)
+      .where(
+        "pair_id",
+        "in",
+        batch.map((record) => record.pairId),
+      )
+      .execute();
+    await database
+      .insertInto("study_progress")
+      .values(
+        batch.map((record) => ({
+          learner_key: learnerKey,
+          pair_id: record.pairId,
+          group_id: record.groupId,
+          box: record.box,
+          review_count: record.reviewCount,
+          correct_count: record.correctCount,
+          studied_at: record.studiedAt,
+          last_reviewed_at: record.lastReviewedAt,
+          due_at: record.dueAt,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}
+
+export async function deleteGroupProgress(database: Executor, learnerKey: string, groupId: string): Promise<void> {
+  await database.deleteFrom("study_progress").where("learner_key", "=", learnerKey).where("group_id", "=", groupId).execute();
+}
+
+export async function deleteLearnerProgress(database: Executor, learnerKey: string): Promise<void> {
+  await database.deleteFrom("study_progress").where("learner_key", "=", learnerKey).execute();
+}

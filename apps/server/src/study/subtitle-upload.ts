@@ -1,0 +1,155 @@
+import {
+  alignSubtitleTracks,
+  parseSubtitleXmlInWorker,
+  SubtitleParseError,
+  type AlignmentReport,
+  type ParsedSubtitleTrack,
+  type SentencePair,
+} from "@atelier/subtitles";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HttpError, RequestValidationError } from "../http/http-errors.ts";
+
+/** Per file, as the subtitle package's own cap. */
+export const maximumSubtitleFileBytes = 5 * 1024 * 1024;
+/** The whole multipart request: two files and a few fields. */
+export const maximumUploadRequestBytes = 11 * 1024 * 1024;
+/** Wall-clock limit for reading one file in the worker. */
+export const subtitleParseTimeoutMilliseconds = 2_000;
+/** Fewer pairs than this means the two files do not belong together. */
+export const minimumPairCount = 10;
+/**
+ * Unrelated films still give hundreds of "pairs", but only about 55–60 % of their links start and end together,
+ * against 95–100 % for two subtitle files of one film (see decision 0016). Below this share, with the package's
+ * warning set, the upload is refused.
+ */
+export const minimumCloselyTimedLinkShare = 0.65;
+export const maximumGroupNameLength = 120;
+/** Uploads read at once; each may hold two parse workers. More wait for a 429 and try again. */
+const maximumConcurrentUploads = 4;
+
+export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
+
+/**
+ * Refuses an upload request over 11 MB before reading further (by Content-Length, or while streaming without it).
+ * Installed before the CSRF check, which may read a form body itself.
+ */
+export function createUploadBodyLimit(): MiddlewareHandler {
+  return bodyLimit({ maxSize: maximumUploadRequestBytes, onError: (c) => c.json({ error: uploadTooLargeMessage }, 400) });
+}
+
+export type UploadedSubtitles = {
+  name: string;
+  isPublic: boolean;
+  pairs: { english: string; swedish: string }[];
+  report: AlignmentReport;
+};
+
+let activeUploads = 0;
+
+/** Removes control characters and surrounding space; what remains is shown as text only. */
+export function cleanName(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+}
+
+function nameFromFileName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).at(-1) ?? "";
+  const name = cleanName(base.replace(/\.xml$/i, "")).slice(0, maximumGroupNameLength).trim();
+  return name === "" ? "Subtitles" : name;
+}
+
+function parseIsPublic(value: unknown): boolean {
+  if (value === undefined || value === "") return true;
+  if (typeof value === "string") {
+    const normalized = value.trim().toLowerCase();
+    if (["true", "1", "on", "yes"].includes(normalized)) return true;
+    if (["false", "0", "off", "no"].includes(normalized)) return false;
+  }
+  throw new RequestValidationError("is_public must be true or false.");
+}
+
+async function parseOneFile(label: "English" | "Swedish", file: File): Promise<ParsedSubtitleTrack> {
+  if (file.size > maximumSubtitleFileBytes) {
+    throw new RequestValidationError(`The ${label} file: ${new SubtitleParseError("too-large").userMessage}`);
+  }
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  return parseSubtitleXmlInWorker(bytes, { timeoutMilliseconds: subtitleParseTimeoutMilliseconds, limits: { maximumBytes: maximumSubtitleFileBytes } });
+}
+
+function describeFailure(label: "English" | "Swedish", error: unknown): never {
+  if (error instanceof HttpError) throw error;
+  if (error instanceof SubtitleParseError) throw new RequestValidationError(`The ${label} file: ${error.userMessage}`, { cause: error });
+  throw error;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+/** Refuses pairings that cannot be one film: too few pairs, or the timing profile of unrelated films. */
+function assertSameFilm(pairs: readonly SentencePair[], report: AlignmentReport): void {
+  const advice = "Please upload the English and the Swedish subtitles of the same film or episode.";
+  if (pairs.length < minimumPairCount) {
+    throw new RequestValidationError(
+      `These two files do not seem to belong to the same film or episode: only ${pairs.length} sentence ${pairs.length === 1 ? "pair" : "pairs"} could be matched. ${advice}`,
+    );
+  }
+  if (report.warning !== undefined && report.closelyTimedLinkShare < minimumCloselyTimedLinkShare) {
+    throw new RequestValidationError(
+      `These two files do not seem to belong to the same film or episode: only ${percent(report.closelyTimedLinkShare)} of the matched subtitles start and end at about the same time (subtitles of one film: over 90 %), and ${percent(report.englishCoverage)} of the English and ${percent(report.swedishCoverage)} of the Swedish subtitles found a partner. ${advice}`,
+    );
+  }
+}
+
+/**
+ * Reads the multipart upload (files `swedish` and `english`, fields `is_public` and `name`), parses both files in
+ * workers with a 2 s limit each, aligns them and checks that they belong together. Throws a 4xx `HttpError` with a
+ * sentence for the learner on any failure; stores nothing.
+ */
+export async function readSubtitleUpload(c: Context): Promise<UploadedSubtitles> {
+  const contentType = c.req.header("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
+    throw new RequestValidationError("Please upload both files");
+  }
+  if (activeUploads >= maximumConcurrentUploads) {
+    throw new HttpError(429, "The server is reading other uploads right now. Please try again in a few seconds.", { headers: { "Retry-After": "5" } });
+  }
+  activeUploads += 1;
+  try {
+    let form: Record<string, string | File>;
+    try {
+      form = await c.req.parseBody();
+    } catch (error) {
+      throw new RequestValidationError("The upload could not be read. Please choose the two files again and retry.", { cause: error });
+    }
+    const english = form.english;
+    const swedish = form.swedish;
+    if (!(english instanceof File) || !(swedish instanceof File) || english.size === 0 || swedish.size === 0) {
+      throw new RequestValidationError("Please upload both files");
+    }
+    if (!/\.xml$/i.test(english.name) || !/\.xml$/i.test(swedish.name)) {
+      throw new RequestValidationError("Please upload XML files only");
+    }
+    const isPublic = parseIsPublic(form.is_public);
+    const requestedName = typeof form.name === "string" ? cleanName(form.name) : "";
+    if (requestedName.length > maximumGroupNameLength) {
+      throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
+    }
+
+    const [englishResult, swedishResult] = await Promise.allSettled([parseOneFile("English", english), parseOneFile("Swedish", swedish)]);
+    if (englishResult.status === "rejected") describeFailure("English", englishResult.reason);
+    if (swedishResult.status === "rejected") describeFailure("Swedish", swedishResult.reason);
+    const englishTrack = (englishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
+    const swedishTrack = (swedishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
+
+    const { pairs, report } = alignSubtitleTracks(englishTrack, swedishTrack);
+    const cards = pairs
+      .map((pair) => ({ english: pair.english.trim(), swedish: pair.swedish.trim() }))
+      .filter((pair) => pair.english !== "" && pair.swedish !== "");
+    assertSameFilm(pairs, report);
+    return { name: requestedName === "" ? nameFromFileName(english.name) : requestedName, isPublic, pairs: cards, report: { ...report, pairCount: cards.length } };
+  } finally {
+    activeUploads -= 1;
+  }
+}

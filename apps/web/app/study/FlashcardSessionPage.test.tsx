@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
+
+const { fakeClient } = vi.hoisted(() => ({
+  fakeClient: {
+    loadStats: vi.fn(),
+    loadPairs: vi.fn(),
+    ratePair: vi.fn(),
+    markStudied: vi.fn(),
+    deletePair: vi.fn(),
+  },
+}));
+vi.mock("./study-client.ts", async (importOriginal) => ({ ...(await importOriginal<object>()), studyClient: fakeClient }));
+
+const { FlashcardSessionPage } = await import("./FlashcardSessionPage.tsx");
+
+const stats = {
+  id: "g1", name: "Bron", is_public: true, owner_id: "u", is_owner: false, total: 2, not_started: 2, in_progress: 0, memorized: 0,
+  box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 }, total_reviews: 0, accuracy: 0, reviewing: 0, learned: 0, dueToday: 0,
+  anonymous_limit_reached: false, pairs: [],
+};
+const pairs = [
+  { id: "p1", english: "Good morning", swedish: "God morgon", current_box: 1 },
+  { id: "p2", english: "Thank you", swedish: "Tack", current_box: 1 },
+];
+
+function renderSession() {
+  return render(
+    <MemoryRouter initialEntries={[{ pathname: "/study/g1/session", state: { mode: "test", range: "all", cardCount: 20 }, key: "k1" }]}>
+      <FlashcardSessionPage groupId="g1" />
+    </MemoryRouter>,
+  );
+}
+
+describe("given the flashcard session", () => {
+  beforeEach(() => {
+    window.sessionStorage.clear();
+    useLoginModalStore.setState({ state: "closed" });
+    fakeClient.loadStats.mockResolvedValue({ status: "ok", data: stats });
+    fakeClient.loadPairs.mockResolvedValue({ status: "ok", data: { pairs } });
+  });
+  afterEach(cleanup);
+
+  it("should flip with Space and move on after 'I got it Right' back on side A", async () => {
+    fakeClient.ratePair.mockResolvedValue({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false } });
+    renderSession();
+    expect(await screen.findByText("Good morning")).toBeTruthy();
+    expect(screen.getByText("1 / 2")).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: " " });
+    expect(screen.getByText("God morgon")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "I got it Right" }));
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect(screen.getByText("2 / 2")).toBeTruthy();
+    expect(fakeClient.ratePair).toHaveBeenCalledWith("p1", true);
+    // The session is saved by an effect after the render that shows the new card.
+    await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ groupId: "g1", state: { index: 1 } }));
+  });
+
+  it("should open 'Keep Up the Great Work!' when a rating answers 403", async () => {
+    fakeClient.ratePair.mockResolvedValue({ status: "error", message: "Failed to save the rating", httpStatus: 403 });
+    renderSession();
+    await screen.findByText("Good morning");
+    fireEvent.keyDown(document.body, { key: "2" });
+    await vi.waitFor(() => expect(useLoginModalStore.getState().state).toBe("open"));
+    expect(useLoginModalStore.getState().options.title).toBe("Keep Up the Great Work!");
+  });
+
+  it("should say 'No flashcard pairs available' for an empty result", async () => {
+    fakeClient.loadPairs.mockResolvedValue({ status: "ok", data: { pairs: [] } });
+    renderSession();
+    expect(await screen.findByText("No flashcard pairs available")).toBeTruthy();
+  });
+});

@@ -1,0 +1,202 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
+import { useAuthStatus } from "@atelier/auth/react";
+import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
+import { studyClient, type SubtitleGroup } from "./study-client.ts";
+import { UploadForm } from "./UploadForm.tsx";
+
+/** Set before a signed-out click opens the login modal; the page reloads after sign-in and then opens the form. */
+const OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY = "upload-subtitles:open-form";
+
+type GroupsState = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; groups: SubtitleGroup[] };
+
+function RenameForm({ group, onRenamed, onCancel }: { group: SubtitleGroup; onRenamed: (group: SubtitleGroup) => void; onCancel: () => void }) {
+  const id = useId();
+  const [name, setName] = useState(group.name);
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    // Spec §5: an empty or unchanged name is ignored.
+    if (trimmed === "" || trimmed === group.name) {
+      onCancel();
+      return;
+    }
+    setPending(true);
+    const result = await studyClient.renameGroup(group.id, trimmed);
+    setPending(false);
+    if (result.status === "ok") onRenamed(result.data.group);
+    else setError(result.message);
+  };
+  return (
+    <form className="group-rename" onSubmit={handleSubmit}>
+      <label htmlFor={`${id}-name`}>New name for {group.name}</label>
+      <input id={`${id}-name`} type="text" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
+      <Button type="submit" size="small" disabled={pending}>
+        Save
+      </Button>
+      <Button size="small" variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+      {error ? (
+        <p role="alert" className="form-general-errors">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onChanged: (group: SubtitleGroup) => void; onDeleted: (groupId: string) => void }) {
+  const [renaming, setRenaming] = useState(false);
+  const [error, setError] = useState<string>();
+  const [togglePending, setTogglePending] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [deletePending, setDeletePending] = useState(false);
+
+  const toggleVisibility = async () => {
+    setTogglePending(true);
+    setError(undefined);
+    const result = await studyClient.toggleGroupVisibility(group.id);
+    setTogglePending(false);
+    if (result.status === "ok") onChanged(result.data.group);
+    else setError(result.message);
+  };
+
+  const deleteGroup = async () => {
+    setDeletePending(true);
+    const result = await studyClient.deleteGroup(group.id);
+    setDeletePending(false);
+    setDeleteOpen(false);
+    if (result.status === "ok") onDeleted(group.id);
+    else setError(result.message);
+  };
+
+  return (
+    <li className="group-item">
+      <div className="group-item__summary">
+        <h3 className="group-item__name">{group.name}</h3>
+        <Badge tone={group.is_public ? "success" : "neutral"}>{group.is_public ? "Public" : "Private"}</Badge>
+        <span className="group-item__count">{group.pair_count} pairs</span>
+      </div>
+      {renaming ? (
+        <RenameForm
+          group={group}
+          onCancel={() => setRenaming(false)}
+          onRenamed={(renamed) => {
+            setRenaming(false);
+            onChanged(renamed);
+          }}
+        />
+      ) : null}
+      <div className="group-item__actions">
+        <Link className="atelier-button atelier-button--primary atelier-button--small" to={`/study/${encodeURIComponent(group.id)}/config`} aria-label={`Study ${group.name}`}>
+          Study
+        </Link>
+        {group.is_owner ? (
+          <>
+            <Button size="small" variant="secondary" onClick={() => setRenaming(true)} aria-label={`Rename ${group.name}`}>
+              Rename
+            </Button>
+            <Button size="small" variant="secondary" onClick={toggleVisibility} disabled={togglePending} aria-label={`${group.is_public ? "Make private" : "Make public"}: ${group.name}`}>
+              {group.is_public ? "Make private" : "Make public"}
+            </Button>
+            <ConfirmDialog
+              open={deleteOpen}
+              onOpenChange={setDeleteOpen}
+              trigger={
+                <Button size="small" variant="ghost" aria-label={`Delete ${group.name}`}>
+                  Delete
+                </Button>
+              }
+              title="Are you sure you want to delete this group?"
+              description={`${group.name} and its ${group.pair_count} pairs will be deleted.`}
+              confirmLabel="Delete"
+              confirmPendingLabel="Deleting…"
+              confirmPending={deletePending}
+              onConfirm={deleteGroup}
+            />
+          </>
+        ) : null}
+      </div>
+      {error ? (
+        <p role="alert" className="form-general-errors">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+/** /upload-subtitles (spec §2.11): the saved groups, and the upload form after sign-in. */
+export function SubtitleGroupsPage() {
+  const { isAuthenticated, loadState } = useAuthStatus();
+  const [groupsState, setGroupsState] = useState<GroupsState>({ status: "loading" });
+  const [formOpen, setFormOpen] = useState(false);
+
+  const loadGroups = useCallback(async () => {
+    const result = await studyClient.loadGroups();
+    setGroupsState(result.status === "ok" ? { status: "ready", groups: result.data.groups } : { status: "error", message: result.message });
+  }, []);
+
+  useEffect(() => {
+    void loadGroups();
+  }, [loadGroups]);
+
+  useEffect(() => {
+    if (loadState !== "ready" || !isAuthenticated) return;
+    if (window.sessionStorage.getItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY) === null) return;
+    window.sessionStorage.removeItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY);
+    setFormOpen(true);
+  }, [isAuthenticated, loadState]);
+
+  const openUploadForm = () => {
+    if (isAuthenticated) {
+      setFormOpen(true);
+      return;
+    }
+    window.sessionStorage.setItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY, "1");
+    useLoginModalStore.getState().open({ title: "Log in to upload subtitles", description: "Sign in or create an account to upload your own subtitle files." });
+  };
+
+  const replaceGroup = (changed: SubtitleGroup) =>
+    setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.map((group) => (group.id === changed.id ? changed : group)) } : current));
+  const removeGroup = (groupId: string) =>
+    setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.filter((group) => group.id !== groupId) } : current));
+
+  return (
+    <section className="page study-page">
+      <h1>Learn Swedish from film subtitles</h1>
+      <p className="page-subtitle">Upload a Swedish and an English subtitle file, then study the sentence pairs as flashcards.</p>
+
+      <div className="study-upload">
+        {formOpen && isAuthenticated ? (
+          <UploadForm upload={studyClient.uploadSubtitles} onUploaded={() => void loadGroups()} />
+        ) : (
+          <Button onClick={openUploadForm}>Upload subtitles</Button>
+        )}
+      </div>
+
+      <h2>Saved groups</h2>
+      {groupsState.status === "loading" ? <Spinner label="Loading groups" /> : null}
+      {groupsState.status === "error" ? (
+        <p role="alert" className="form-general-errors">
+          {groupsState.message}
+        </p>
+      ) : null}
+      {groupsState.status === "ready" ? (
+        groupsState.groups.length === 0 ? (
+          <p>No subtitle groups yet.</p>
+        ) : (
+          <ul className="group-list">
+            {groupsState.groups.map((group) => (
+              <GroupItem key={group.id} group={group} onChanged={replaceGroup} onDeleted={removeGroup} />
+            ))}
+          </ul>
+        )
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import {
+  createInitialSessionState,
+  isSessionBlocked,
+  readSavedSessionState,
+  saveSessionState,
+  sessionConfigFromNavigationState,
+  sessionReducer,
+  SESSION_STORAGE_KEY,
+  type SessionState,
+} from "./session-state.ts";
+import type { FlashcardPair } from "./study-client.ts";
+
+function pair(id: string, box: 1 | 2 | 3 | 4 | 5 = 1): FlashcardPair {
+  return { id, english: `English ${id}`, swedish: `Svenska ${id}`, current_box: box };
+}
+
+function loaded(cards: FlashcardPair[], mode: "study" | "test" = "study", range: "all" | "memorized" = "all"): SessionState {
+  return sessionReducer(createInitialSessionState({ mode, range, cardCount: 20 }), { type: "cards-loaded", cards });
+}
+
+describe("given a session config in navigation state", () => {
+  it("should use it when it is well-formed and the spec's default (study, all, 20) otherwise", () => {
+    expect(sessionConfigFromNavigationState({ mode: "test", range: "new", cardCount: 5, startIndex: 1, endIndex: 9 })).toEqual({ mode: "test", range: "new", cardCount: 5, startIndex: 1, endIndex: 9 });
+    expect(sessionConfigFromNavigationState(null)).toEqual({ mode: "study", range: "all", cardCount: 20 });
+    expect(sessionConfigFromNavigationState({ mode: "sleep" })).toEqual({ mode: "study", range: "all", cardCount: 20 });
+  });
+});
+
+describe("given loaded cards", () => {
+  it("should show the first card on side A", () => {
+    const state = loaded([pair("a"), pair("b")]);
+    expect(state).toMatchObject({ status: "active", index: 0, side: "A" });
+  });
+
+  it("should say 'No flashcard pairs available' when none came back", () => {
+    expect(loaded([])).toMatchObject({ status: "empty", message: "No flashcard pairs available" });
+  });
+
+  it("should flip between side A and side B", () => {
+    const flipped = sessionReducer(loaded([pair("a")]), { type: "flipped" });
+    expect(flipped.side).toBe("B");
+    expect(sessionReducer(flipped, { type: "flipped" }).side).toBe("A");
+  });
+
+  it("should move with Next and Previous in study mode, back on side A", () => {
+    const flipped = sessionReducer(loaded([pair("a"), pair("b")]), { type: "flipped" });
+    const next = sessionReducer(flipped, { type: "moved", direction: "next" });
+    expect(next).toMatchObject({ index: 1, side: "A" });
+    expect(sessionReducer(next, { type: "moved", direction: "next" }).index).toBe(1);
+    expect(sessionReducer(next, { type: "moved", direction: "previous" }).index).toBe(0);
+  });
+
+  it("should ignore Next in test mode", () => {
+    expect(sessionReducer(loaded([pair("a"), pair("b")], "test"), { type: "moved", direction: "next" }).index).toBe(0);
+  });
+});
+
+describe("given a rating", () => {
+  it("should store the new box, move on to the next card and flip back to side A", () => {
+    const flipped = sessionReducer(loaded([pair("a"), pair("b")], "test"), { type: "flipped" });
+    const rated = sessionReducer(flipped, { type: "rated", pairId: "a", currentBox: 2, anonymousLimitReached: false });
+    expect(rated).toMatchObject({ index: 1, side: "A", status: "active" });
+    expect(rated.cards[0]!.current_box).toBe(2);
+  });
+
+  it("should jump to the card with the lowest box after the last card in test mode", () => {
+    let state = loaded([pair("a", 3), pair("b", 1), pair("c", 2)], "test");
+    state = { ...state, index: 2 };
+    const rated = sessionReducer(state, { type: "rated", pairId: "c", currentBox: 3, anonymousLimitReached: false });
+    expect(rated.index).toBe(1);
+  });
+
+  it("should stay on the last card in study mode", () => {
+    const state = { ...loaded([pair("a"), pair("b")]), index: 1 };
+    expect(sessionReducer(state, { type: "rated", pairId: "b", currentBox: 2, anonymousLimitReached: false }).index).toBe(1);
+  });
+
+  it("should show the 'memorized all' screen once every loaded card is in box 5", () => {
+    const state = loaded([pair("a", 5), pair("b", 4)], "test");
+    const rated = sessionReducer({ ...state, index: 1 }, { type: "rated", pairId: "b", currentBox: 5, anonymousLimitReached: false });
+    expect(rated.status).toBe("memorized-all");
+  });
+
+  it("should not show the 'memorized all' screen in a memorized session", () => {
+    expect(loaded([pair("a", 5)], "test", "memorized").status).toBe("active");
+  });
+});
+
+describe("given Mark as Studied", () => {
+  it("should show the studied completion screen", () => {
+    expect(sessionReducer(loaded([pair("a")]), { type: "marked-studied" }).status).toBe("studied");
+  });
+
+  it("should start over on a new config, as 'Test These Cards' does", () => {
+    const studied = sessionReducer(loaded([pair("a")]), { type: "marked-studied" });
+    const requested = sessionReducer(studied, { type: "cards-requested", config: { mode: "test", range: "all", cardCount: 20 } });
+    expect(requested).toMatchObject({ status: "loading", config: { mode: "test" }, cards: [] });
+  });
+});
+
+describe("given an anonymous learner at the limit", () => {
+  it("should block Next and Previous once a rating says the limit is reached", () => {
+    const state = loaded([pair("a"), pair("b"), pair("c")]);
+    const rated = sessionReducer(state, { type: "rated", pairId: "a", currentBox: 2, anonymousLimitReached: true });
+    expect(isSessionBlocked(rated)).toBe(true);
+    expect(sessionReducer(rated, { type: "moved", direction: "next" }).index).toBe(1);
+    expect(sessionReducer(rated, { type: "moved", direction: "previous" }).index).toBe(1);
+  });
+
+  it("should keep the limit when new cards are requested", () => {
+    const blocked = sessionReducer(loaded([pair("a")]), { type: "anonymous-limit-reached" });
+    expect(isSessionBlocked(sessionReducer(blocked, { type: "cards-requested", config: { mode: "test", range: "all" } }))).toBe(true);
+  });
+});
+
+describe("given a deleted pair", () => {
+  it("should keep the position and end with 'No flashcard pairs available' when the last one goes", () => {
+    const state = { ...loaded([pair("a"), pair("b")]), index: 1 };
+    const afterFirst = sessionReducer(state, { type: "pair-deleted", pairId: "a" });
+    expect(afterFirst).toMatchObject({ index: 0, cards: [pair("b")] });
+    expect(sessionReducer(afterFirst, { type: "pair-deleted", pairId: "b" }).status).toBe("empty");
+  });
+});
+
+describe("given session storage", () => {
+  function memoryStorage() {
+    const values = new Map<string, string>();
+    return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value), values };
+  }
+
+  it("should save under 'flashcard' and restore only for the same group and history entry", () => {
+    const storage = memoryStorage();
+    const state = sessionReducer(loaded([pair("a"), pair("b")]), { type: "moved", direction: "next" });
+    saveSessionState(storage, { groupId: "g1", locationKey: "k1" }, state);
+    expect(storage.values.has(SESSION_STORAGE_KEY)).toBe(true);
+    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k1" })).toMatchObject({ index: 1, status: "active" });
+    expect(readSavedSessionState(storage, { groupId: "g2", locationKey: "k1" })).toBeUndefined();
+    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k2" })).toBeUndefined();
+  });
+
+  it("should ignore a malformed saved value", () => {
+    const storage = memoryStorage();
+    storage.setItem(SESSION_STORAGE_KEY, "{not json");
+    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k1" })).toBeUndefined();
+  });
+});

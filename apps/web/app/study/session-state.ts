@@ -1,0 +1,177 @@
+import { allLoadedCardsMemorized, DEFAULT_SESSION_CONFIG, nextCardIndexAfterRating } from "@atelier/leitner";
+import type { BoxNumber, CardProgress, ProgressByPairId, SessionConfig } from "@atelier/leitner";
+import * as v from "valibot";
+import { STUDY_ERROR_MESSAGES, type FlashcardPair } from "./study-client.ts";
+
+/** What the session screen shows. */
+export type SessionStatus = "loading" | "load-error" | "empty" | "active" | "studied" | "memorized-all";
+/** Side A is English, side B Swedish (spec §2.13). */
+export type CardSide = "A" | "B";
+export type AnonymousLimit = "reached" | "not-reached";
+
+export interface SessionState {
+  status: SessionStatus;
+  config: SessionConfig;
+  cards: FlashcardPair[];
+  index: number;
+  side: CardSide;
+  anonymousLimit: AnonymousLimit;
+  /** The text shown for `load-error` and `empty` (spec §8). */
+  message?: string;
+}
+
+export type SessionAction =
+  | { type: "cards-requested"; config: SessionConfig }
+  | { type: "cards-loaded"; cards: FlashcardPair[] }
+  | { type: "cards-failed"; message: string }
+  | { type: "flipped" }
+  | { type: "moved"; direction: "next" | "previous" }
+  | { type: "rated"; pairId: string; currentBox: BoxNumber; anonymousLimitReached: boolean }
+  | { type: "anonymous-limit-reached" }
+  | { type: "pair-deleted"; pairId: string }
+  | { type: "marked-studied" }
+  | { type: "restored"; state: SessionState };
+
+export function createInitialSessionState(config: SessionConfig = DEFAULT_SESSION_CONFIG): SessionState {
+  return { status: "loading", config, cards: [], index: 0, side: "A", anonymousLimit: "not-reached" };
+}
+
+/** Rating, Next and Previous are blocked for an anonymous learner at the limit (spec §6). */
+export function isSessionBlocked(state: SessionState): boolean {
+  return state.anonymousLimit === "reached";
+}
+
+/** The loaded cards as engine records: only the box matters to the engine's session functions. */
+function progressOfLoadedCards(cards: readonly FlashcardPair[]): ProgressByPairId {
+  return new Map(
+    cards.map((card): [string, CardProgress] => [
+      card.id,
+      { pairId: card.id, box: card.current_box, reviewCount: 1, correctCount: 0, studiedAt: null, lastReviewedAt: null, dueAt: null },
+    ]),
+  );
+}
+
+function withCards(state: SessionState, cards: FlashcardPair[]): SessionState {
+  if (cards.length === 0) return { ...state, cards, index: 0, side: "A", status: "empty", message: STUDY_ERROR_MESSAGES.noPairs };
+  const status = allLoadedCardsMemorized(cards, progressOfLoadedCards(cards), state.config.range) ? "memorized-all" : "active";
+  return { ...state, cards, status, message: undefined };
+}
+
+/**
+ * The flashcard session (spec §2.13, §4, §6) as a pure reducer: which card, which side, which screen.
+ *
+ * @example
+ * const [state, dispatch] = useReducer(sessionReducer, config, createInitialSessionState);
+ */
+export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
+  switch (action.type) {
+    case "cards-requested":
+      return { ...createInitialSessionState(action.config), anonymousLimit: state.anonymousLimit };
+    case "cards-loaded":
+      return withCards({ ...state, index: 0, side: "A" }, action.cards);
+    case "cards-failed":
+      return { ...state, status: "load-error", cards: [], index: 0, side: "A", message: action.message };
+    case "flipped":
+      if (state.status !== "active") return state;
+      return { ...state, side: state.side === "A" ? "B" : "A" };
+    case "moved": {
+      if (state.status !== "active" || isSessionBlocked(state)) return state;
+      // Next is a study-mode button (spec §2.13); Previous works in both modes.
+      if (action.direction === "next" && state.config.mode !== "study") return state;
+      const index = action.direction === "next" ? Math.min(state.index + 1, state.cards.length - 1) : Math.max(state.index - 1, 0);
+      return index === state.index ? state : { ...state, index, side: "A" };
+    }
+    case "rated": {
+      const ratedIndex = state.cards.findIndex((card) => card.id === action.pairId);
+      if (ratedIndex === -1) return state;
+      const cards = state.cards.map((card) => (card.id === action.pairId ? { ...card, current_box: action.currentBox } : card));
+      const anonymousLimit = action.anonymousLimitReached ? "reached" : state.anonymousLimit;
+      const index = nextCardIndexAfterRating(cards, ratedIndex, state.config.mode, progressOfLoadedCards(cards));
+      return withCards({ ...state, anonymousLimit, index, side: "A" }, cards);
+    }
+    case "anonymous-limit-reached":
+      return { ...state, anonymousLimit: "reached" };
+    case "pair-deleted": {
+      const deletedIndex = state.cards.findIndex((card) => card.id === action.pairId);
+      if (deletedIndex === -1) return state;
+      const cards = state.cards.filter((card) => card.id !== action.pairId);
+      const index = Math.min(deletedIndex < state.index ? state.index - 1 : state.index, Math.max(cards.length - 1, 0));
+      return withCards({ ...state, index, side: "A" }, cards);
+    }
+    case "marked-studied":
+      return { ...state, status: "studied", side: "A" };
+    case "restored":
+      return action.state;
+    default:
+      return action satisfies never;
+  }
+}
+
+// Session storage: the state is kept under one key and restored once, on the first render of the screen.
+
+export const SESSION_STORAGE_KEY = "flashcard";
+
+const configSchema = v.object({
+  mode: v.picklist(["study", "test"]),
+  range: v.picklist(["new", "in-progress", "memorized", "all", "reviewing"]),
+  cardCount: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  startIndex: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  endIndex: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+/** The session config from navigation state; the spec's default (study, all, 20) when absent or malformed. */
+export function sessionConfigFromNavigationState(navigationState: unknown): SessionConfig {
+  const parsed = v.safeParse(configSchema, navigationState);
+  return parsed.success ? parsed.output : DEFAULT_SESSION_CONFIG;
+}
+
+const savedSessionSchema = v.object({
+  groupId: v.string(),
+  /** The history entry the session belongs to: a reload keeps it, a new visit from the setup does not. */
+  locationKey: v.string(),
+  state: v.object({
+    status: v.picklist(["active", "studied", "memorized-all"]),
+    config: configSchema,
+    cards: v.array(v.object({ id: v.string(), english: v.string(), swedish: v.string(), current_box: v.picklist([1, 2, 3, 4, 5]) })),
+    index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    side: v.picklist(["A", "B"]),
+    anonymousLimit: v.picklist(["reached", "not-reached"]),
+  }),
+});
+
+export interface SavedSessionKey {
+  groupId: string;
+  locationKey: string;
+}
+
+export function saveSessionState(storage: Pick<Storage, "setItem">, key: SavedSessionKey, state: SessionState): void {
+  if (state.status !== "active" && state.status !== "studied" && state.status !== "memorized-all") return;
+  try {
+    const { status, config, cards, index, side, anonymousLimit } = state;
+    storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, state: { status, config, cards, index, side, anonymousLimit } }));
+  } catch {
+    // A full or disabled storage only costs the restore after a reload.
+  }
+}
+
+/** The saved state for this group and history entry, if any and well-formed. */
+export function readSavedSessionState(storage: Pick<Storage, "getItem">, key: SavedSessionKey): SessionState | undefined {
+  let raw: string | null;
+  try {
+    raw = storage.getItem(SESSION_STORAGE_KEY);
+  } catch {
+    return undefined;
+  }
+  if (raw === null) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const parsed = v.safeParse(savedSessionSchema, json);
+  if (!parsed.success || parsed.output.groupId !== key.groupId || parsed.output.locationKey !== key.locationKey) return undefined;
+  const saved = parsed.output.state;
+  if (saved.cards.length === 0 || saved.index >= saved.cards.length) return undefined;
+  return { ...saved, cards: saved.cards.map((card) => ({ ...card })) };
+}

@@ -1,0 +1,179 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { createStudyClient, pairsSearchParameters, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study-client.ts";
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+function recordingFetch(answer: () => Response) {
+  const requests: Request[] = [];
+  const bodies: unknown[] = [];
+  const fetchImplementation: typeof fetch = async (input) => {
+    const request = input as Request;
+    requests.push(request);
+    const text = await request.text();
+    bodies.push(text === "" ? undefined : JSON.parse(text));
+    return answer();
+  };
+  return { requests, bodies, fetchImplementation };
+}
+
+const group = { id: "g1", name: "Wallander", created_at: "2025-01-01T00:00:00Z", is_public: true, owner_id: "u1", is_owner: true, pair_count: 3 };
+
+describe("given the study client", () => {
+  beforeEach(() => {
+    document.cookie = "csrftoken=csrf-from-cookie";
+  });
+
+  it("should load the groups from GET /api/subtitle-groups/", async () => {
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, { groups: [group] }));
+    const result = await createStudyClient({ fetch: fetchImplementation }).loadGroups();
+    expect(result).toEqual({ status: "ok", data: { groups: [group] } });
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/");
+    expect(requests[0]!.method).toBe("GET");
+  });
+
+  it("should answer 'Failed to load saved groups' when the list fails", async () => {
+    const { fetchImplementation } = recordingFetch(() => json(500, { error: "Database down" }));
+    expect(await createStudyClient({ fetch: fetchImplementation }).loadGroups()).toEqual({ status: "error", message: "Failed to load saved groups", httpStatus: 500 });
+  });
+
+  it("should answer 'Failed to load saved groups' when the network fails", async () => {
+    const failing: typeof fetch = async () => {
+      throw new TypeError("Failed to fetch");
+    };
+    expect(await createStudyClient({ fetch: failing }).loadGroups()).toEqual({ status: "error", message: STUDY_ERROR_MESSAGES.loadGroups });
+  });
+
+  it("should toggle visibility with a POST carrying the CSRF header", async () => {
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, { group: { ...group, is_public: false } }));
+    const result = await createStudyClient({ fetch: fetchImplementation }).toggleGroupVisibility("g1");
+    expect(result.status).toBe("ok");
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/toggle-public/");
+    expect(requests[0]!.method).toBe("POST");
+    expect(requests[0]!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
+  });
+
+  it("should map each failing group action to the spec's sentence", async () => {
+    const { fetchImplementation } = recordingFetch(() => json(403, { error: "Not yours" }));
+    const client = createStudyClient({ fetch: fetchImplementation });
+    expect(await client.toggleGroupVisibility("g1")).toMatchObject({ status: "error", message: "Failed to change visibility status" });
+    expect(await client.deleteGroup("g1")).toMatchObject({ status: "error", message: "Failed to delete group" });
+    expect(await client.renameGroup("g1", "New")).toMatchObject({ status: "error", message: "Failed to rename group" });
+    expect(await client.loadPairs("g1", { mode: "study", range: "all" })).toMatchObject({ status: "error", message: "Failed to load flashcard pairs" });
+    expect(await client.deletePair("p1")).toMatchObject({ status: "error", message: "Failed to delete flashcard pair" });
+  });
+
+  it("should rename with a JSON body and delete with DELETE and the CSRF header", async () => {
+    const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { group: { ...group, name: "Bron" } }));
+    const client = createStudyClient({ fetch: fetchImplementation });
+    await client.renameGroup("g1", "Bron");
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/rename/");
+    expect(bodies[0]).toEqual({ name: "Bron" });
+    const deleting = recordingFetch(() => new Response(null, { status: 204 }));
+    expect(await createStudyClient({ fetch: deleting.fetchImplementation }).deleteGroup("g1")).toEqual({ status: "ok", data: undefined });
+    expect(deleting.requests[0]!.method).toBe("DELETE");
+    expect(deleting.requests[0]!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
+  });
+
+  it("should leave out range and cardCount when they are the string 'undefined'", async () => {
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, { pairs: [] }));
+    await createStudyClient({ fetch: fetchImplementation }).loadPairs("g1", { mode: "test", range: "undefined", cardCount: "undefined", startIndex: 2, endIndex: 9 });
+    const url = new URL(requests[0]!.url);
+    expect(url.pathname).toBe("/api/subtitle-groups/g1/pairs/");
+    expect([...url.searchParams.keys()]).toEqual(["mode", "startIndex", "endIndex"]);
+    expect(pairsSearchParameters({ mode: "study", range: "new", cardCount: 5 }).toString()).toBe("mode=study&range=new&cardCount=5");
+  });
+
+  it("should rate with is_correct and report a 403 as such", async () => {
+    const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { pair: { id: "p1", current_box: 2 }, memorized: 1, anonymous_limit_reached: false }));
+    const result = await createStudyClient({ fetch: fetchImplementation }).ratePair("p1", true);
+    expect(result).toEqual({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 1, anonymous_limit_reached: false } });
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-pairs/p1/rate/");
+    expect(bodies[0]).toEqual({ is_correct: true });
+    expect(requests[0]!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
+    const refused = recordingFetch(() => json(403, { error: "Sign in to go on" }));
+    expect(await createStudyClient({ fetch: refused.fetchImplementation }).ratePair("p1", true)).toMatchObject({ status: "error", httpStatus: 403 });
+  });
+
+  it("should mark cards as studied and reset the stats with POSTs", async () => {
+    const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { marked: 2, reset: true }));
+    const client = createStudyClient({ fetch: fetchImplementation });
+    await client.markStudied("g1", ["p1", "p2"]);
+    await client.resetStats("g1");
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/mark-studied/");
+    expect(bodies[0]).toEqual({ pairIds: ["p1", "p2"] });
+    expect(new URL(requests[1]!.url).pathname).toBe("/api/subtitle-groups/g1/reset-stats/");
+    expect(requests[1]!.method).toBe("POST");
+  });
+});
+
+class FakeUploadRequest {
+  method = "";
+  url = "";
+  headers: Record<string, string> = {};
+  body: unknown;
+  status = 0;
+  responseText = "";
+  withCredentials = false;
+  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  constructor(private readonly answer: { status: number; body: unknown }) {}
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+  send(body: unknown) {
+    this.body = body;
+    this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 } as ProgressEvent);
+    this.status = this.answer.status;
+    this.responseText = JSON.stringify(this.answer.body);
+    this.onload?.();
+  }
+}
+
+describe("given an upload", () => {
+  const swedish = new File(["<xml/>"], "sv.xml", { type: "text/xml" });
+  const english = new File(["<xml/>"], "en.xml", { type: "text/xml" });
+
+  it("should send both files and is_public through XMLHttpRequest, reporting the bytes sent", async () => {
+    const report = { offsetMilliseconds: 0, frameRateRatio: 1, englishCoverage: 0.9, swedishCoverage: 0.8, meanOverlap: 0.7, pairCount: 3 };
+    const request = new FakeUploadRequest({ status: 201, body: { group, report, pair_count: 3 } });
+    const progress: number[] = [];
+    const result = await createStudyClient({ createUploadRequest: () => request as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: false, name: " Bron " }, (fraction) =>
+      progress.push(fraction),
+    );
+    expect(result).toEqual({ status: "ok", data: { group, report, pair_count: 3 } });
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("/api/upload-subtitles/");
+    expect(request.headers["X-CSRFToken"]).toBe("csrf-from-cookie");
+    const body = request.body as FormData;
+    expect(body.get("is_public")).toBe("false");
+    expect(body.get("name")).toBe("Bron");
+    expect(body.get("swedish")).toBeInstanceOf(File);
+    expect(progress).toEqual([0.5]);
+  });
+
+  it("should show the server's error text, or a fallback", async () => {
+    const refused = new FakeUploadRequest({ status: 400, body: { error: "The Swedish file has no subtitles." } });
+    expect(await createStudyClient({ createUploadRequest: () => refused as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toEqual({
+      status: "error",
+      message: "The Swedish file has no subtitles.",
+      httpStatus: 400,
+    });
+    const broken = new FakeUploadRequest({ status: 500, body: "oops" });
+    expect(await createStudyClient({ createUploadRequest: () => broken as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toMatchObject({
+      message: UPLOAD_FALLBACK_ERROR_MESSAGE,
+    });
+  });
+
+  it("should ask for both files and for XML files only", () => {
+    expect(validateSubtitleFiles({ swedish, english: null })).toBe("Please upload both files");
+    expect(validateSubtitleFiles({ swedish, english: new File(["x"], "en.srt") })).toBe("Please upload XML files only");
+    expect(validateSubtitleFiles({ swedish, english })).toBeUndefined();
+  });
+});
