@@ -35,6 +35,8 @@ const publicPaths = [
   "/account/login/code",
   "/account/password/reset",
   "/account/logout",
+  "/pricing",
+  "/upload-subtitles",
 ];
 
 describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {

@@ -20,6 +20,9 @@ const completeProductionEnvironment = {
   MAIL_FROM: "Atelier <atelier@example.ch>",
   CONTACT_RECIPIENT: "painter@example.ch",
   PUBLIC_ORIGIN: "https://atelier.example.ch",
+  STRIPE_SECRET_KEY: "sk_live_atelier_example_key",
+  STRIPE_WEBHOOK_SECRET: "whsec_atelier_example",
+  STRIPE_PRICE_IDS: JSON.stringify({ basic_month: "price_1", basic_year: "price_2", plus_month: "price_3", plus_year: "price_4", studio_month: "price_5", studio_year: "price_6" }),
 };
 
 describe("given no environment variables", () => {
@@ -159,6 +162,44 @@ describe("given production", () => {
 
   it("should name every missing production setting at once", () => {
     const problems = captureConfigurationProblems({ NODE_ENV: "production" });
-    expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["SECRET_KEY", "SMTP_URL", "CONTACT_RECIPIENT", "MAIL_FROM", "PUBLIC_ORIGIN"]);
+    expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["SECRET_KEY", "SMTP_URL", "CONTACT_RECIPIENT", "MAIL_FROM", "PUBLIC_ORIGIN", "BILLING_PROVIDER"]);
+  });
+
+  it("should use Stripe with its keys and price ids", () => {
+    expect(loadConfiguration(completeProductionEnvironment).billing).toEqual({
+      provider: "stripe",
+      secretKey: "sk_live_atelier_example_key",
+      webhookSecret: "whsec_atelier_example",
+      priceIds: expect.objectContaining({ plus_month: "price_3" }),
+      api: null,
+    });
+  });
+
+  it("should refuse the development billing provider and name it", () => {
+    const { STRIPE_SECRET_KEY: _key, STRIPE_WEBHOOK_SECRET: _secret, STRIPE_PRICE_IDS: _prices, ...environment } = completeProductionEnvironment;
+    expect(captureConfigurationProblems(environment)).toEqual([expect.stringContaining("BILLING_PROVIDER is dev")]);
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, BILLING_PROVIDER: "dev" })).toEqual([expect.stringContaining("BILLING_PROVIDER is dev")]);
+  });
+
+  it("should refuse Stripe without its webhook secret or a price id, and a test API server", () => {
+    const { STRIPE_WEBHOOK_SECRET: _secret, ...withoutSecret } = completeProductionEnvironment;
+    expect(captureConfigurationProblems(withoutSecret)).toEqual([expect.stringContaining("set STRIPE_WEBHOOK_SECRET")]);
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, STRIPE_PRICE_IDS: JSON.stringify({ plus_month: "price_3" }) })).toEqual([
+      expect.stringContaining("missing: basic_month, basic_year, plus_year, studio_month, studio_year"),
+    ]);
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, STRIPE_API_HOST: "127.0.0.1" })).toEqual([expect.stringContaining("STRIPE_API_HOST")]);
+  });
+});
+
+describe("given billing settings outside production", () => {
+  it("should use the development provider when no Stripe key is set", () => {
+    expect(loadConfiguration({}).billing).toEqual({ provider: "dev" });
+  });
+
+  it("should refuse BILLING_PROVIDER=stripe without a key and a malformed STRIPE_PRICE_IDS", () => {
+    expect(captureConfigurationProblems({ BILLING_PROVIDER: "stripe", STRIPE_WEBHOOK_SECRET: "whsec_x", STRIPE_PRICE_IDS: JSON.stringify({ basic_month: "a", basic_year: "b", plus_month: "c", plus_year: "d", studio_month: "e", studio_year: "f" }) })).toEqual([
+      expect.stringContaining("set STRIPE_SECRET_KEY"),
+    ]);
+    expect(captureConfigurationProblems({ STRIPE_PRICE_IDS: "[1,2]" })).toEqual([expect.stringContaining("STRIPE_PRICE_IDS must be a JSON object")]);
   });
 });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as v from "valibot";
+import { planPriceKeys } from "./billing/plans.ts";
 
 /** The folder of this package (`apps/server`), used to resolve default paths. */
 const serverPackageDirectory = fileURLToPath(new URL("..", import.meta.url));
@@ -33,6 +34,23 @@ export type IdentityConfiguration = {
   reauthenticationTimeoutSeconds: number;
 };
 
+/** The Stripe price id of every plan and interval, keyed `<plan key>_<interval>` (see `src/billing/plans.ts`). */
+export type StripePriceIds = Record<string, string>;
+
+/**
+ * Who runs checkout and the billing portal: Stripe, or the development stand-in (local pages, no network).
+ * `api` points the SDK at another server (tests only; production refuses it).
+ */
+export type BillingConfiguration =
+  | { provider: "dev" }
+  | {
+      provider: "stripe";
+      secretKey: string;
+      webhookSecret: string;
+      priceIds: StripePriceIds;
+      api: { host: string; port: number; protocol: "http" | "https" } | null;
+    };
+
 /** The server's settings, read once from environment variables (see CONFIGURATION.md). */
 export type Configuration = {
   environment: EnvironmentName;
@@ -53,6 +71,7 @@ export type Configuration = {
   contactRateLimit: RateLimitConfiguration;
   trustProxy: boolean;
   identity: IdentityConfiguration;
+  billing: BillingConfiguration;
 };
 
 /**
@@ -100,6 +119,23 @@ const rateLimitText = v.pipe(
   v.check((limit) => limit.maximumRequests > 0 && limit.windowMilliseconds > 0, "CONTACT_RATE_LIMIT must allow at least one message in a window longer than zero."),
 );
 
+const stripePriceIdsText = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const problem = 'STRIPE_PRICE_IDS must be a JSON object of price ids such as {"basic_month":"price_…","basic_year":"price_…"}.';
+    try {
+      const parsed: unknown = JSON.parse(dataset.value);
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) && Object.values(parsed).every((value) => typeof value === "string" && value !== "")) {
+        return parsed as StripePriceIds;
+      }
+    } catch {
+      // reported below
+    }
+    addIssue({ message: problem });
+    return NEVER;
+  }),
+);
+
 /** Every environment variable the server reads; empty values count as unset. */
 const environmentSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "test", "production"], "NODE_ENV must be development, test or production."), "development"),
@@ -133,6 +169,13 @@ const environmentSchema = v.object({
   USERSESSIONS_TRACK_ACTIVITY: v.optional(booleanText("USERSESSIONS_TRACK_ACTIVITY"), "true"),
   ACCOUNT_REAUTHENTICATION_REQUIRED: v.optional(booleanText("ACCOUNT_REAUTHENTICATION_REQUIRED"), "true"),
   ACCOUNT_REAUTHENTICATION_TIMEOUT: v.optional(integerText("ACCOUNT_REAUTHENTICATION_TIMEOUT", 1, 86_400), "300"),
+  BILLING_PROVIDER: v.optional(v.picklist(["dev", "stripe"], "BILLING_PROVIDER must be dev or stripe.")),
+  STRIPE_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_/, "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_… or a restricted rk_… key)."))),
+  STRIPE_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.startsWith("whsec_", "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)."))),
+  STRIPE_PRICE_IDS: v.optional(stripePriceIdsText),
+  STRIPE_API_HOST: v.optional(v.string()),
+  STRIPE_API_PORT: v.optional(integerText("STRIPE_API_PORT", 1, 65_535)),
+  STRIPE_API_PROTOCOL: v.optional(v.picklist(["http", "https"], "STRIPE_API_PROTOCOL must be http or https.")),
 });
 
 type ParsedEnvironment = v.InferOutput<typeof environmentSchema>;
@@ -169,6 +212,7 @@ function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
   if (Boolean(parsed.ANALYTICS_SCRIPT_URL) !== Boolean(parsed.ANALYTICS_DOMAIN)) {
     problems.push("Set both ANALYTICS_SCRIPT_URL and ANALYTICS_DOMAIN to turn analytics on, or neither to keep it off.");
   }
+  problems.push(...findBillingProblems(parsed));
   if (!isProduction) {
     return problems;
   }
@@ -190,6 +234,36 @@ function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
   }
   if (!parsed.PUBLIC_ORIGIN) {
     problems.push("PUBLIC_ORIGIN is missing; production needs the public address of the site, such as https://atelier.example.");
+  }
+  if (billingProviderOf(parsed) === "dev") {
+    problems.push(
+      "BILLING_PROVIDER is dev (the default without STRIPE_SECRET_KEY), so checkout would be the local development pages that hand out plans without payment; production needs BILLING_PROVIDER=stripe with STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PRICE_IDS.",
+    );
+  }
+  if (parsed.STRIPE_API_HOST || parsed.STRIPE_API_PORT !== undefined || parsed.STRIPE_API_PROTOCOL) {
+    problems.push("STRIPE_API_HOST, STRIPE_API_PORT and STRIPE_API_PROTOCOL point the Stripe SDK at a test server; production must talk to Stripe itself, so leave them unset.");
+  }
+  return problems;
+}
+
+function billingProviderOf(parsed: ParsedEnvironment): "dev" | "stripe" {
+  return parsed.BILLING_PROVIDER ?? (parsed.STRIPE_SECRET_KEY ? "stripe" : "dev");
+}
+
+function findBillingProblems(parsed: ParsedEnvironment): string[] {
+  if (billingProviderOf(parsed) !== "stripe") {
+    return [];
+  }
+  const problems: string[] = [];
+  if (!parsed.STRIPE_SECRET_KEY) {
+    problems.push("BILLING_PROVIDER is stripe, so set STRIPE_SECRET_KEY (or use BILLING_PROVIDER=dev outside production).");
+  }
+  if (!parsed.STRIPE_WEBHOOK_SECRET) {
+    problems.push("BILLING_PROVIDER is stripe, so set STRIPE_WEBHOOK_SECRET (the whsec_… signing secret of the /stripe/webhook endpoint); without it no subscription would ever be recorded.");
+  }
+  const missingPrices = planPriceKeys.filter((key) => !parsed.STRIPE_PRICE_IDS?.[key]);
+  if (missingPrices.length > 0) {
+    problems.push(`BILLING_PROVIDER is stripe, so STRIPE_PRICE_IDS needs the Stripe price id of every plan; missing: ${missingPrices.join(", ")}.`);
   }
   return problems;
 }
@@ -225,5 +299,22 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
       reauthenticationRequired: parsed.ACCOUNT_REAUTHENTICATION_REQUIRED,
       reauthenticationTimeoutSeconds: parsed.ACCOUNT_REAUTHENTICATION_TIMEOUT,
     },
+    billing: toBillingConfiguration(parsed),
+  };
+}
+
+function toBillingConfiguration(parsed: ParsedEnvironment): BillingConfiguration {
+  if (billingProviderOf(parsed) === "dev") {
+    return { provider: "dev" };
+  }
+  const useTestServer = Boolean(parsed.STRIPE_API_HOST || parsed.STRIPE_API_PORT !== undefined || parsed.STRIPE_API_PROTOCOL);
+  return {
+    provider: "stripe",
+    secretKey: parsed.STRIPE_SECRET_KEY ?? "",
+    webhookSecret: parsed.STRIPE_WEBHOOK_SECRET ?? "",
+    priceIds: parsed.STRIPE_PRICE_IDS ?? {},
+    api: useTestServer
+      ? { host: parsed.STRIPE_API_HOST ?? "127.0.0.1", port: parsed.STRIPE_API_PORT ?? 12111, protocol: parsed.STRIPE_API_PROTOCOL ?? "http" }
+      : null,
   };
 }

@@ -15,6 +15,9 @@ const productionEnvironment = {
   CONTACT_RECIPIENT: "painter@example.ch",
   PUBLIC_ORIGIN: "https://atelier.example.ch",
   WEB_BUILD_DIR: missingBuildDirectory,
+  STRIPE_SECRET_KEY: "sk_live_atelier_example_key",
+  STRIPE_WEBHOOK_SECRET: "whsec_atelier_example",
+  STRIPE_PRICE_IDS: JSON.stringify({ basic_month: "price_1", basic_year: "price_2", plus_month: "price_3", plus_year: "price_4", studio_month: "price_5", studio_year: "price_6" }),
 };
 
 let testDatabase: TestDatabase;

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
+import { createBillingModule, type BillingProvider } from "./billing/index.ts";
 import { createAltchaCaptcha } from "./captcha/altcha-captcha.ts";
 import type { Captcha, CaptchaPublicSettings } from "./captcha/captcha.ts";
 import { createCaptchaRoutes } from "./captcha/captcha-routes.ts";
@@ -53,6 +54,8 @@ export type CreateServerOptions = {
   clientOnlyRoutePatterns?: readonly string[];
   /** Runs after every completed sign-in (for example to merge anonymous study progress); failures are logged only. */
   onUserLoggedIn?: (event: UserLoggedInEvent) => void | Promise<void>;
+  /** Replaces the billing provider named in `configuration.billing` (tests). */
+  billingProvider?: BillingProvider;
 };
 
 /** Paths whose unsafe requests are not CSRF-checked: app clients use a header token, webhooks are signed. */
@@ -119,6 +122,22 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
   app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
   app.route("/api", createStudyRoutes({ database, clock, secureCookies: configuration.publicOrigin.startsWith("https:") }));
+  const billing = createBillingModule({
+    billing: configuration.billing,
+    database,
+    publicOrigin: configuration.publicOrigin,
+    clock,
+    provider: options.billingProvider,
+    // The dev provider delivers its signed webhooks to this very app, through the same route Stripe uses.
+    deliverWebhook: async (payload, signatureHeader) => {
+      const response = await app.request("/stripe/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signatureHeader } });
+      return response.status;
+    },
+  });
+  app.route("/", billing.routes);
+  if (billing.devPages && configuration.environment !== "production") {
+    app.route("/dev/billing", billing.devPages);
+  }
   if (configuration.environment !== "test") {
     // The first upload would otherwise pay the parse worker's start-up (~0.5 s).
     warmUpSubtitleParseWorker();

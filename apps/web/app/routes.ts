@@ -21,10 +21,15 @@ export default [
   route("upload-subtitles", "routes/upload-subtitles.tsx"),
   route("study/:groupId/config", "routes/study/config.tsx"),
   route("study/:groupId/session", "routes/study/session.tsx"),
+  // Public but client-only: the plan cards depend on the visitor's subscription.
+  route("pricing", "routes/billing/pricing.tsx"),
   // Account screens are client-only: they wait for the authentication status ('Starting...').
   layout("routes/account-layout.tsx", [
   route("dashboard", "routes/dashboard.tsx"),
   route("calculator", "routes/calculator.tsx"),
+  route("checkout-session", "routes/billing/checkout-session.tsx"),
+  route("checkout-success", "routes/billing/checkout-success.tsx"),
+  route("stripe-portal-session", "routes/billing/stripe-portal-session.tsx"),
   ...prefix("account", [
     route("login", "routes/account/login.tsx"),
     route("login/code", "routes/account/login-code.tsx"),

@@ -170,6 +170,94 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0004-billing": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("billing_customer")
+        .addColumn("user_id", "text", (column) => column.primaryKey())
+        .addColumn("provider", "text", (column) => column.notNull())
+        .addColumn("customer_id", "text", (column) => column.notNull().unique())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema
+        .createTable("billing_subscription")
+        .addColumn("subscription_id", "text", (column) => column.primaryKey())
+        .addColumn("customer_id", "text", (column) => column.notNull())
+        .addColumn("user_id", "text", (column) => column.notNull())
+        .addColumn("status", "text", (column) => column.notNull())
+        .addColumn("price_id", "text", (column) => column.notNull())
+        .addColumn("plan_key", "text")
+        .addColumn("amount_in_cents", "integer")
+        .addColumn("current_period_end", "integer")
+        .addColumn("cancel_at_period_end", "integer", (column) => column.notNull())
+        .addColumn("synced_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("billing_subscription_customer_index").on("billing_subscription").column("customer_id").execute();
+      await database.schema.createIndex("billing_subscription_user_index").on("billing_subscription").column("user_id").execute();
+      await database.schema
+        .createTable("billing_webhook_delivery")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("event_id", "text", (column) => column.notNull())
+        .addColumn("event_type", "text", (column) => column.notNull())
+        .addColumn("customer_id", "text")
+        .addColumn("received_at", "text", (column) => column.notNull())
+        .addColumn("outcome", "text", (column) => column.notNull())
+        .addColumn("error", "text")
+        .execute();
+      await database.schema.createIndex("billing_webhook_delivery_event_index").on("billing_webhook_delivery").column("event_id").execute();
+      await database.schema.createIndex("billing_webhook_delivery_received_index").on("billing_webhook_delivery").column("received_at").execute();
+
+      await database.schema
+        .createTable("dev_billing_customer")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("user_id", "text", (column) => column.notNull())
+        .addColumn("email", "text")
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema
+        .createTable("dev_billing_checkout_session")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("customer_id", "text", (column) => column.notNull())
+        .addColumn("price_id", "text", (column) => column.notNull())
+        .addColumn("success_url", "text", (column) => column.notNull())
+        .addColumn("cancel_url", "text", (column) => column.notNull())
+        .addColumn("status", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema
+        .createTable("dev_billing_subscription")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("customer_id", "text", (column) => column.notNull())
+        .addColumn("price_id", "text", (column) => column.notNull())
+        .addColumn("status", "text", (column) => column.notNull())
+        .addColumn("current_period_end", "integer", (column) => column.notNull())
+        .addColumn("cancel_at_period_end", "integer", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("updated_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("dev_billing_subscription_customer_index").on("dev_billing_subscription").column("customer_id").execute();
+      await database.schema
+        .createTable("dev_billing_portal_session")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("customer_id", "text", (column) => column.notNull())
+        .addColumn("return_url", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+    },
+    async down(database: Kysely<unknown>) {
+      for (const table of [
+        "dev_billing_portal_session",
+        "dev_billing_subscription",
+        "dev_billing_checkout_session",
+        "dev_billing_customer",
+        "billing_webhook_delivery",
+        "billing_subscription",
+        "billing_customer",
+      ]) {
+        await database.schema.dropTable(table).execute();
+      }
+    },
+  },
 };
 
 /**

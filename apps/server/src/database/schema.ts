@@ -132,6 +132,69 @@ export type StudyProgressTable = {
   updated_at: string;
 };
 
+/** The billing provider's customer of a user, created before the first checkout (decision 0017). */
+export type BillingCustomerTable = {
+  user_id: string;
+  provider: "stripe" | "dev";
+  customer_id: string;
+  created_at: string;
+};
+
+/**
+ * A subscription as last read from the provider (the "sync" pattern): the rows of a customer are replaced
+ * together by every sync; nothing else writes them. `current_period_end` is seconds since the epoch.
+ */
+export type BillingSubscriptionTable = {
+  subscription_id: string;
+  customer_id: string;
+  user_id: string;
+  status: string;
+  price_id: string;
+  /** `null` when the price is not one of ours (for example an old price still billed). */
+  plan_key: string | null;
+  amount_in_cents: number | null;
+  current_period_end: number | null;
+  /** 0 or 1. */
+  cancel_at_period_end: number;
+  synced_at: string;
+};
+
+/** One verified webhook delivery and what became of it. */
+export type BillingWebhookDeliveryTable = {
+  id: string;
+  event_id: string;
+  event_type: string;
+  customer_id: string | null;
+  received_at: string;
+  /** "received" while processing, then "synced", "ignored" or "failed". */
+  outcome: string;
+  error: string | null;
+};
+
+/** The development provider's own state (it plays Stripe's part); unused with Stripe. */
+export type DevBillingCustomerTable = { id: string; user_id: string; email: string | null; created_at: string };
+export type DevBillingCheckoutSessionTable = {
+  id: string;
+  customer_id: string;
+  price_id: string;
+  success_url: string;
+  cancel_url: string;
+  /** "open", "complete", "failed" or "canceled". */
+  status: string;
+  created_at: string;
+};
+export type DevBillingSubscriptionTable = {
+  id: string;
+  customer_id: string;
+  price_id: string;
+  status: string;
+  current_period_end: number;
+  cancel_at_period_end: number;
+  created_at: string;
+  updated_at: string;
+};
+export type DevBillingPortalSessionTable = { id: string; customer_id: string; return_url: string; created_at: string };
+
 /** Every table the server owns; later features add theirs here. */
 export type DatabaseSchema = {
   contact_message: ContactMessageTable;
@@ -145,4 +208,11 @@ export type DatabaseSchema = {
   subtitle_group: SubtitleGroupTable;
   subtitle_pair: SubtitlePairTable;
   study_progress: StudyProgressTable;
+  billing_customer: BillingCustomerTable;
+  billing_subscription: BillingSubscriptionTable;
+  billing_webhook_delivery: BillingWebhookDeliveryTable;
+  dev_billing_customer: DevBillingCustomerTable;
+  dev_billing_checkout_session: DevBillingCheckoutSessionTable;
+  dev_billing_subscription: DevBillingSubscriptionTable;
+  dev_billing_portal_session: DevBillingPortalSessionTable;
 };

@@ -46,3 +46,10 @@ describe("given reCAPTCHA and analytics", () => {
     expect(directives["connect-src"]).toEqual(["'self'", "https://plausible.io"]);
   });
 });
+
+describe("given Stripe as the billing provider", () => {
+  it("should let the billing-portal form post be redirected to Stripe, and nothing else", () => {
+    const directives = readDirectives(buildContentSecurityPolicy({ inlineScriptHashes: [], captchaProvider: "altcha", analyticsScriptUrl: null, billingProvider: "stripe" }));
+    expect(directives["form-action"]).toEqual(["'self'", "https://billing.stripe.com"]);
+  });
+});

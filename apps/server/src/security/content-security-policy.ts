@@ -4,7 +4,11 @@ export type ContentSecurityPolicyOptions = {
   captchaProvider: "altcha" | "recaptcha";
   /** The full URL of the analytics script, or `null` when analytics is off. */
   analyticsScriptUrl: string | null;
+  /** With Stripe, the billing-portal form post is redirected to Stripe, and `form-action` also governs redirects. */
+  billingProvider?: "dev" | "stripe";
 };
+
+export const stripeBillingPortalOrigin = "https://billing.stripe.com";
 
 export const facebookScriptOrigin = "https://connect.facebook.net";
 
@@ -39,7 +43,7 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     ["worker-src", ["'self'", "blob:"]],
     ["object-src", ["'none'"]],
     ["base-uri", ["'self'"]],
-    ["form-action", ["'self'"]],
+    ["form-action", options.billingProvider === "stripe" ? ["'self'", stripeBillingPortalOrigin] : ["'self'"]],
     ["frame-ancestors", ["'none'"]],
   ];
   return directives.map(([name, sources]) => `${name} ${[...new Set(sources)].join(" ")}`).join("; ");

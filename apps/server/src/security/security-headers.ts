@@ -22,6 +22,7 @@ export function createSecurityHeadersMiddleware(configuration: Configuration): M
         inlineScriptHashes: c.get("inlineScriptHashes") ?? [],
         captchaProvider: configuration.captcha.provider,
         analyticsScriptUrl: configuration.analytics?.scriptUrl ?? null,
+        billingProvider: configuration.billing.provider,
       }),
     );
     headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

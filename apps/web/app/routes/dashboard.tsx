@@ -4,6 +4,7 @@ import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { accountPageMeta } from "../account/account-meta.ts";
 import { openLoginModalForProtectedPage } from "../login-modal/login-modal-store.ts";
+import { SubscriptionStatusCard } from "../billing/SubscriptionStatusCard.tsx";
 
 export const meta = accountPageMeta("Dashboard");
 
@@ -23,6 +24,7 @@ function DashboardContent() {
             </dl>
           </CardBody>
         </Card>
+        <SubscriptionStatusCard />
         <Card>
           <CardBody>
             <CardTitle headingLevel={2}>Settings</CardTitle>

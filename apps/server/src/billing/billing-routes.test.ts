@@ -1,0 +1,310 @@
+import os from "node:os";
+import path from "node:path";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadConfiguration } from "../config.ts";
+import { createServer } from "../create-server.ts";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { testOrigin } from "../identity/testing/identity-test-client.ts";
+import { createStudyTestClient, type StudyTestClient } from "../study/testing/study-test-client.ts";
+import type { BillingProvider } from "./billing-provider.ts";
+import { developmentPriceId } from "./plans.ts";
+import { developmentWebhookSecret, verifyStripeSignature } from "./webhook-signature.ts";
+
+const stripeHelpers = new Stripe("sk_test_signing_only", { telemetry: false });
+let testDatabase: TestDatabase;
+let now: Date;
+const clock = () => now;
+
+function createBillingTestApp(options: { billingProvider?: BillingProvider } = {}) {
+  const configuration = loadConfiguration({
+    NODE_ENV: "test",
+    PUBLIC_ORIGIN: testOrigin,
+    TRUST_PROXY: "true",
+    ACCOUNT_EMAIL_VERIFICATION: "none",
+    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+  });
+  return createServer({ configuration, database: testDatabase.database, clock, billingProvider: options.billingProvider });
+}
+
+let app: ReturnType<typeof createBillingTestApp>;
+
+async function signedIn(email: string): Promise<StudyTestClient & { userId: string }> {
+  const client = createStudyTestClient(app);
+  const userId = await client.signUp(email);
+  return Object.assign(client, { userId });
+}
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.append(name, value);
+  return data;
+}
+
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+async function startCheckout(client: StudyTestClient, priceId: string): Promise<string> {
+  const response = await client.post("/user/create-checkout-session", { priceId });
+  expect(response.status, response.text).toBe(200);
+  return response.body.url as string;
+}
+
+/** Checkout → Pay; returns the redirect after paying. */
+async function subscribe(client: StudyTestClient, priceId: string): Promise<string> {
+  const checkoutUrl = await startCheckout(client, priceId);
+  const page = await client.get(pathOf(checkoutUrl));
+  expect(page.status).toBe(200);
+  const paid = await client.postForm(`${pathOf(checkoutUrl)}/pay`, form({}));
+  expect(paid.status, paid.text).toBe(303);
+  return paid.headers.get("location") ?? "";
+}
+
+async function status(client: StudyTestClient) {
+  const response = await client.get("/user/subscription-status");
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+async function openPortal(client: StudyTestClient): Promise<string> {
+  const response = await client.postForm("/user/create-portal-session", form({}));
+  expect(response.status, response.text).toBe(303);
+  return response.headers.get("location") ?? "";
+}
+
+async function countRows(table: "billing_webhook_delivery" | "billing_subscription"): Promise<number> {
+  const row = await testDatabase.database.selectFrom(table).select((expression) => expression.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+async function storedSubscriptions() {
+  const rows = await testDatabase.database.selectFrom("billing_subscription").selectAll().orderBy("subscription_id").execute();
+  return rows.map(({ synced_at: _syncedAt, ...row }) => ({ ...row, current_period_end: Number(row.current_period_end), amount_in_cents: Number(row.amount_in_cents), cancel_at_period_end: Number(row.cancel_at_period_end) }));
+}
+
+function signedDelivery(event: object, options: { timestamp?: number; tamper?: boolean } = {}) {
+  const payload = JSON.stringify(event);
+  const header = stripeHelpers.webhooks.generateTestHeaderString({ payload, secret: developmentWebhookSecret, timestamp: options.timestamp ?? Math.floor(now.getTime() / 1000) });
+  const body = options.tamper ? payload.replace("customer.subscription", "customer.subscriptiom") : payload;
+  return app.request("/stripe/webhook", { method: "POST", body, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+}
+
+function subscriptionEvent(id: string, type: string, customer: string) {
+  return { id, object: "event", type, created: Math.floor(now.getTime() / 1000), data: { object: { id: "sub_whatever", object: "subscription", customer, status: "active" } } };
+}
+
+describe.each(testDatabaseEngines)("given billing with the development provider on %s", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    now = new Date("2026-03-02T09:00:00.000Z");
+    app = createBillingTestApp();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await testDatabase.destroy();
+  });
+
+  describe("pricing", () => {
+    it("should list every plan once per interval, in CHF, with exactly one default plan, to anonymous visitors", async () => {
+      const response = await app.request("/user/pricing");
+      expect(response.status).toBe(200);
+      const { products } = (await response.json()) as { products: { name: string; is_default: boolean; stripe_id: string; features: string[]; price: { amount: number; amount_in_cents: number; interval: string; product_id: string } }[] };
+      expect(products).toHaveLength(6);
+      expect(products.map((product) => `${product.name}/${product.price.interval}`)).toEqual(["Basic/month", "Plus/month", "Studio/month", "Basic/year", "Plus/year", "Studio/year"]);
+      expect(products[1]).toEqual({
+        name: "Plus",
+        description: expect.any(String),
+        features: expect.arrayContaining(["Export decks as CSV or Anki files"]),
+        is_default: true,
+        stripe_id: "price_dev_plus_month",
+        price: { amount: 9, amount_in_cents: 900, interval: "month", product_id: "plus" },
+      });
+      expect(new Set(products.filter((product) => product.is_default).map((product) => product.name))).toEqual(new Set(["Plus"]));
+      for (const product of products) expect(product.price.amount_in_cents).toBe(product.price.amount * 100);
+    });
+  });
+
+  describe("access", () => {
+    it("should answer 401 with a message to signed-out status, checkout and portal calls", async () => {
+      const visitor = createStudyTestClient(app);
+      for (const response of [await visitor.get("/user/subscription-status"), await visitor.post("/user/create-checkout-session", { priceId: "price_dev_plus_month" }), await visitor.postForm("/user/create-portal-session", form({}))]) {
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual({ message: expect.any(String) });
+      }
+    });
+
+    it("should refuse checkout and portal calls without the CSRF token with 403", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      expect((await user.post("/user/create-checkout-session", { priceId: "price_dev_plus_month" }, { withoutCsrf: true })).status).toBe(403);
+      const portal = await app.request("/user/create-portal-session", {
+        method: "POST",
+        headers: { Origin: testOrigin, Cookie: [...user.cookies].map(([name, value]) => `${name}=${value}`).join("; "), "Content-Type": "application/x-www-form-urlencoded" },
+        body: "",
+      });
+      expect(portal.status).toBe(403);
+    });
+
+    it("should accept the session token header for the status", async () => {
+      const response = await app.request("/_allauth/app/v1/auth/signup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "app@example.ch", password: "correct horse battery" }) });
+      const token = ((await response.json()) as { meta: { session_token: string } }).meta.session_token;
+      const statusResponse = await app.request("/user/subscription-status", { headers: { "X-Session-Token": token } });
+      expect(statusResponse.status).toBe(200);
+      expect(await statusResponse.json()).toMatchObject({ has_subscription: false, plan: null, is_active: false, expires_at: null, subscriptions: [] });
+    });
+
+    it("should refuse an unknown price with 400 and a message", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const response = await user.post("/user/create-checkout-session", { priceId: "price_nonexistent" });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ message: expect.any(String) });
+    });
+
+    it("should send a user without a customer from the portal call to the pricing page", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      expect(await openPortal(user)).toBe(`${testOrigin}/pricing`);
+    });
+  });
+
+  describe("the development checkout and portal", () => {
+    it("should make the plan active until the end of the period after Pay, through the signed webhook", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      expect(await status(user)).toMatchObject({ has_subscription: false, plan: null, is_active: false, expires_at: null, subscriptions: [] });
+      const checkoutUrl = await startCheckout(user, developmentPriceId("plus", "month"));
+      expect(checkoutUrl).toMatch(new RegExp(`^${testOrigin}/dev/billing/checkout/cs_dev_`));
+      const page = await user.get(pathOf(checkoutUrl));
+      expect(page.text).toContain("Plus (monthly), CHF 9.00 per month");
+      for (const label of [">Pay<", ">Fail payment<", ">Cancel<", 'name="csrfmiddlewaretoken"']) expect(page.text).toContain(label);
+
+      const sessionId = checkoutUrl.split("/").at(-1);
+      const paid = await user.postForm(`${pathOf(checkoutUrl)}/pay`, form({}));
+      expect(paid.status).toBe(303);
+      expect(paid.headers.get("location")).toBe(`${testOrigin}/checkout-success?success=true&session_id=${sessionId}`);
+
+      const periodEnd = Date.parse("2026-04-02T09:00:00.000Z") / 1000;
+      expect(await status(user)).toEqual({
+        has_subscription: true,
+        plan: "Plus",
+        is_active: true,
+        expires_at: periodEnd,
+        subscriptions: [{ subscription_id: expect.stringMatching(/^sub_dev_/), plan: "Plus", is_active: true, expires_at: periodEnd, product_id: "plus", amount_in_cents: 900 }],
+        entitlements: { privateDecks: 50, deckExports: true, earlyAccessDays: 2 },
+      });
+      const deliveries = await testDatabase.database.selectFrom("billing_webhook_delivery").select(["event_type", "outcome"]).orderBy("received_at").execute();
+      expect(deliveries.map((delivery) => delivery.event_type).sort()).toEqual(["checkout.session.completed", "customer.subscription.created"]);
+      expect(deliveries.every((delivery) => delivery.outcome === "synced")).toBe(true);
+    });
+
+    it("should switch the plan and then cancel it in the portal, with the status following each step", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      await subscribe(user, developmentPriceId("basic", "month"));
+      const portalUrl = await openPortal(user);
+      expect(portalUrl).toMatch(new RegExp(`^${testOrigin}/dev/billing/portal/bps_dev_`));
+      const page = await user.get(pathOf(portalUrl));
+      expect(page.text).toContain(">Switch to Studio (yearly)<");
+      expect(page.text).toContain(">Cancel subscription<");
+      expect(page.text).toContain(`href="${testOrigin}/dashboard">Return to Atelier<`);
+      const subscriptionId = (await status(user)).subscriptions[0].subscription_id as string;
+
+      const switched = await user.postForm(`${pathOf(portalUrl)}/switch`, form({ subscription_id: subscriptionId, price_id: developmentPriceId("studio", "year") }));
+      expect(switched.status).toBe(303);
+      expect(switched.headers.get("location")).toBe(`${pathOf(portalUrl)}?done=switched`);
+      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, expires_at: Date.parse("2027-03-02T09:00:00.000Z") / 1000, subscriptions: [{ subscription_id: subscriptionId, product_id: "studio", amount_in_cents: 19_000 }] });
+      expect((await user.get(`${pathOf(portalUrl)}?done=switched`)).text).toContain("Your plan was switched.");
+
+      const canceled = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId }));
+      expect(canceled.status).toBe(303);
+      expect(await status(user)).toMatchObject({ has_subscription: false, plan: null, is_active: false, expires_at: null, subscriptions: [], entitlements: { privateDecks: 1 } });
+    });
+
+    it("should leave no active plan after a failed payment and send Cancel back to the cancel URL", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const checkoutUrl = await startCheckout(user, developmentPriceId("plus", "year"));
+      const failed = await user.postForm(`${pathOf(checkoutUrl)}/fail`, form({}));
+      expect(failed.status).toBe(303);
+      const failurePage = await user.get(failed.headers.get("location") ?? "");
+      expect(failurePage.text).toContain("Payment failed");
+      expect(failurePage.text).toContain(`href="${testOrigin}/pricing">Back to the shop<`);
+      expect(await status(user)).toMatchObject({ has_subscription: false, is_active: false, subscriptions: [] });
+
+      const canceled = await user.postForm(`${pathOf(checkoutUrl)}/cancel`, form({}));
+      expect(canceled.headers.get("location")).toBe(`${testOrigin}/checkout-success?canceled=true`);
+      expect(await status(user)).toMatchObject({ has_subscription: false });
+    });
+
+    it("should send a subscriber who chooses another plan to the portal instead of a second checkout", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      await subscribe(user, developmentPriceId("basic", "month"));
+      expect(await startCheckout(user, developmentPriceId("plus", "month"))).toMatch(/\/dev\/billing\/portal\//);
+    });
+  });
+
+  describe("the webhook", () => {
+    async function paidCustomer() {
+      const user = await signedIn("painter-fan@example.ch");
+      await subscribe(user, developmentPriceId("plus", "month"));
+      const customer = await testDatabase.database.selectFrom("billing_customer").select("customer_id").where("user_id", "=", user.userId).executeTakeFirstOrThrow();
+      return { user, customerId: customer.customer_id };
+    }
+
+    it("should refuse tampered and stale signatures with 400 and store nothing", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      await startCheckout(user, developmentPriceId("plus", "month"));
+      const customer = await testDatabase.database.selectFrom("billing_customer").select("customer_id").executeTakeFirstOrThrow();
+      const event = subscriptionEvent("evt_1", "customer.subscription.updated", customer.customer_id);
+      expect((await signedDelivery(event, { tamper: true })).status).toBe(400);
+      expect((await signedDelivery(event, { timestamp: Math.floor(now.getTime() / 1000) - 301 })).status).toBe(400);
+      expect((await app.request("/stripe/webhook", { method: "POST", body: JSON.stringify(event), headers: { "Content-Type": "application/json" } })).status).toBe(400);
+      expect(await countRows("billing_webhook_delivery")).toBe(0);
+      expect(await countRows("billing_subscription")).toBe(0);
+    });
+
+    it("should end in the same state after the same event twice or updated before created", async () => {
+      const { customerId } = await paidCustomer();
+      const expected = await storedSubscriptions();
+      expect(expected).toHaveLength(1);
+      await testDatabase.database.deleteFrom("billing_subscription").execute();
+
+      expect((await signedDelivery(subscriptionEvent("evt_updated", "customer.subscription.updated", customerId))).status).toBe(200);
+      expect((await signedDelivery(subscriptionEvent("evt_created", "customer.subscription.created", customerId))).status).toBe(200);
+      expect(await storedSubscriptions()).toEqual(expected);
+      expect((await signedDelivery(subscriptionEvent("evt_created", "customer.subscription.created", customerId))).status).toBe(200);
+      expect(await storedSubscriptions()).toEqual(expected);
+      const logged = await testDatabase.database.selectFrom("billing_webhook_delivery").select("event_id").where("event_id", "=", "evt_created").execute();
+      expect(logged).toHaveLength(2);
+    });
+
+    it("should log and ignore events of other types and unknown customers", async () => {
+      expect((await signedDelivery({ id: "evt_other", object: "event", type: "product.updated", data: { object: { id: "prod_1", object: "product" } } })).status).toBe(200);
+      expect((await signedDelivery(subscriptionEvent("evt_stranger", "customer.subscription.updated", "cus_stranger"))).status).toBe(200);
+      const outcomes = await testDatabase.database.selectFrom("billing_webhook_delivery").select(["event_id", "outcome"]).orderBy("event_id").execute();
+      expect(outcomes).toEqual([
+        { event_id: "evt_other", outcome: "ignored" },
+        { event_id: "evt_stranger", outcome: "ignored" },
+      ]);
+    });
+
+    it("should answer 500 when the sync fails, so that the provider retries", async () => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined);
+      const failingProvider: BillingProvider = {
+        name: "dev",
+        createCustomer: async () => "cus_failing",
+        createCheckoutSession: async () => ({ url: "unused" }),
+        createPortalSession: async () => ({ url: "unused" }),
+        listSubscriptions: async () => {
+          throw new Error("The provider is down.");
+        },
+        verifyWebhook: (payload, header) => verifyStripeSignature(payload, header, developmentWebhookSecret, clock),
+      };
+      app = createBillingTestApp({ billingProvider: failingProvider });
+      const user = await signedIn("painter-fan@example.ch");
+      await testDatabase.database.insertInto("billing_customer").values({ user_id: user.userId, provider: "dev", customer_id: "cus_failing", created_at: now.toISOString() }).execute();
+      const response = await signedDelivery(subscriptionEvent("evt_fail", "customer.subscription.updated", "cus_failing"));
+      expect(response.status).toBe(500);
+      const delivery = await testDatabase.database.selectFrom("billing_webhook_delivery").select(["outcome", "error"]).executeTakeFirstOrThrow();
+      expect(delivery).toEqual({ outcome: "failed", error: "The provider is down." });
+    });
+  });
+});

@@ -1,0 +1,59 @@
+import { Hono } from "hono";
+import { HttpError, RequestValidationError } from "../http/http-errors.ts";
+import { requireAuthenticatedUser } from "../identity/index.ts";
+import { providerUnavailable, type BillingService } from "./billing-service.ts";
+
+async function callProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    console.error("A billing provider call failed:", error);
+    throw providerUnavailable(error);
+  }
+}
+
+/**
+ * The billing API of spec §7 and the webhook (decision 0017); mounted at the root.
+ *
+ * @example
+ * app.route("/", createBillingRoutes({ billing, publicOrigin }));
+ */
+export function createBillingRoutes(options: { billing: BillingService; publicOrigin: string }) {
+  const { billing } = options;
+  const app = new Hono();
+
+  app.get("/user/pricing", (c) => c.json(billing.pricing()));
+
+  app.get("/user/subscription-status", async (c) => {
+    const user = await requireAuthenticatedUser(c);
+    c.header("Cache-Control", "no-store");
+    return c.json(await billing.subscriptionStatus(user.id));
+  });
+
+  app.post("/user/create-checkout-session", async (c) => {
+    const user = await requireAuthenticatedUser(c);
+    const body: unknown = await c.req.json().catch(() => null);
+    const priceId = typeof body === "object" && body !== null ? (body as { priceId?: unknown }).priceId : undefined;
+    if (typeof priceId !== "string" || priceId === "") {
+      throw new RequestValidationError("Send the plan's price id as JSON: { \"priceId\": \"…\" }.");
+    }
+    const session = await callProvider(() => billing.createCheckoutSession(user, priceId));
+    c.header("Cache-Control", "no-store");
+    return c.json({ url: session.url });
+  });
+
+  app.post("/user/create-portal-session", async (c) => {
+    const user = await requireAuthenticatedUser(c);
+    const session = await callProvider(() => billing.createPortalSession(user));
+    return c.redirect(session?.url ?? `${options.publicOrigin}/pricing`, 303);
+  });
+
+  app.post("/stripe/webhook", async (c) => {
+    const payload = await c.req.text();
+    const result = await billing.handleWebhook(payload, c.req.header("stripe-signature"));
+    return c.json(result.status === 200 ? { received: true, message: result.message } : { message: result.message }, result.status);
+  });
+
+  return app;
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Clock } from "../clock.ts";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import type { DatabaseSchema, DevBillingSubscriptionTable } from "../database/schema.ts";
+import type { BillingProvider } from "./billing-provider.ts";
+import type { PlanCatalogue } from "./plans.ts";
+import { developmentWebhookSecret, signWebhookPayload, verifyStripeSignature } from "./webhook-signature.ts";
+
+/** Sends a signed delivery to our own `/stripe/webhook` and returns its status. */
+export type WebhookDelivery = (payload: string, signatureHeader: string) => Promise<number>;
+
+export type DevProviderOptions = {
+  database: AtelierDatabase;
+  catalogue: PlanCatalogue;
+  publicOrigin: string;
+  clock: Clock;
+  deliverWebhook: WebhookDelivery;
+};
+
+function newId(prefix: string): string {
+  return `${prefix}_dev_${randomBytes(18).toString("base64url")}`;
+}
+
+function addInterval(date: Date, interval: "month" | "year"): number {
+  const end = new Date(date);
+  if (interval === "month") end.setUTCMonth(end.getUTCMonth() + 1);
+  else end.setUTCFullYear(end.getUTCFullYear() + 1);
+  return Math.floor(end.getTime() / 1000);
+}
+
+export class DevBillingError extends Error {}
+
+/**
+ * The development provider: plays Stripe's part with tables of its own and local pages
+ * (`dev-billing-pages.ts`), and signs its webhooks like Stripe with a fixed development secret.
+ *
+ * @example
+ * const dev = createDevProvider({ database, catalogue, publicOrigin, clock, deliverWebhook });
+ */
+export function createDevProvider(options: DevProviderOptions) {
+  const db: Kysely<DatabaseSchema> = options.database;
+  const { clock, catalogue } = options;
+
+  async function sendEvent(type: string, object: Record<string, unknown>): Promise<void> {
+    const payload = JSON.stringify({
+      id: newId("evt"),
+      object: "event",
+      type,
+      created: Math.floor(clock().getTime() / 1000),
+      livemode: false,
+      data: { object },
+    });
+    const status = await options.deliverWebhook(payload, signWebhookPayload(payload, developmentWebhookSecret, clock));
+    if (status >= 300) {
+      throw new DevBillingError(`Our webhook endpoint answered ${status} to ${type}.`);
+    }
+  }
+
+  function subscriptionObject(row: { id: string; customer_id: string; price_id: string; status: string; current_period_end: number; cancel_at_period_end: number }) {
+    return {
+      id: row.id,
+      object: "subscription",
+      customer: row.customer_id,
+      status: row.status,
+      cancel_at_period_end: row.cancel_at_period_end === 1,
+      items: { object: "list", data: [{ object: "subscription_item", price: { id: row.price_id }, current_period_end: Number(row.current_period_end) }] },
+    };
+  }
+
+  async function liveSubscriptionOf(customerId: string) {
+    return db.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).where("status", "in", ["active", "trialing", "past_due"]).orderBy("created_at", "desc").executeTakeFirst();
+  }
+
+  const provider: BillingProvider = {
+    name: "dev",
+    async createCustomer({ userId, email }) {
+      const existing = await db.selectFrom("dev_billing_customer").select("id").where("user_id", "=", userId).executeTakeFirst();
+      if (existing) return existing.id;
+      const id = newId("cus");
+      await db.insertInto("dev_billing_customer").values({ id, user_id: userId, email, created_at: clock().toISOString() }).execute();
+      return id;
+    },
+    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl }) {
+      const id = newId("cs");
+      await db
+        .insertInto("dev_billing_checkout_session")
+        .values({ id, customer_id: customerId, price_id: priceId, success_url: successUrl, cancel_url: cancelUrl, status: "open", created_at: clock().toISOString() })
+        .execute();
+      return { url: `${options.publicOrigin}/dev/billing/checkout/${id}` };
+    },
+    async createPortalSession({ customerId, returnUrl }) {
+      const id = newId("bps");
+      await db.insertInto("dev_billing_portal_session").values({ id, customer_id: customerId, return_url: returnUrl, created_at: clock().toISOString() }).execute();
+      return { url: `${options.publicOrigin}/dev/billing/portal/${id}` };
+    },
+    async listSubscriptions(customerId) {
+      const rows = await db.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).execute();
+      return rows.map((row) => ({
+        id: row.id,
+        customerId: row.customer_id,
+        status: row.status,
+        priceId: row.price_id,
+        currentPeriodEnd: Number(row.current_period_end),
+        cancelAtPeriodEnd: row.cancel_at_period_end === 1,
+      }));
+    },
+    verifyWebhook(payload, signatureHeader) {
+      return verifyStripeSignature(payload, signatureHeader, developmentWebhookSecret, clock);
+    },
+  };
+
+  return {
+    provider,
+    async findCheckoutSession(id: string) {
+      return db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", id).executeTakeFirst();
+    },
+    async findPortalSession(id: string) {
+      const session = await db.selectFrom("dev_billing_portal_session").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!session) return undefined;
+      const subscriptions = await db
+        .selectFrom("dev_billing_subscription")
+        .selectAll()
+        .where("customer_id", "=", session.customer_id)
+        .where("status", "not in", ["canceled", "incomplete_expired"])
+        .orderBy("created_at", "desc")
+        .execute();
+      return { ...session, subscriptions };
+    },
+    /** "Pay": the subscription becomes (or stays, with the new price) active for one period. */
+    async pay(sessionId: string): Promise<string> {
+      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      if (!session || session.status !== "open") throw new DevBillingError("This checkout session is no longer open.");
+      const price = catalogue.findPrice(session.price_id);
+      if (!price) throw new DevBillingError("This checkout session's price no longer exists.");
+      const now = clock();
+      const periodEnd = addInterval(now, price.interval);
+      const existing = await liveSubscriptionOf(session.customer_id);
+      let subscription: DevBillingSubscriptionTable;
+      let eventType: string;
+      if (existing) {
+        await db.updateTable("dev_billing_subscription").set({ price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, updated_at: now.toISOString() }).where("id", "=", existing.id).execute();
+        subscription = { ...existing, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0 };
+        eventType = "customer.subscription.updated";
+      } else {
+        subscription = { id: newId("sub"), customer_id: session.customer_id, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, created_at: now.toISOString(), updated_at: now.toISOString() };
+        await db.insertInto("dev_billing_subscription").values(subscription).execute();
+        eventType = "customer.subscription.created";
+      }
+      await db.updateTable("dev_billing_checkout_session").set({ status: "complete" }).where("id", "=", sessionId).execute();
+      await sendEvent("checkout.session.completed", { id: sessionId, object: "checkout.session", customer: session.customer_id, subscription: subscription.id, mode: "subscription", payment_status: "paid", status: "complete" });
+      await sendEvent(eventType, subscriptionObject(subscription));
+      return session.success_url.replace("{CHECKOUT_SESSION_ID}", sessionId);
+    },
+    /** "Fail payment": no subscription is created; the failure is announced like a declined first invoice. */
+    async failPayment(sessionId: string): Promise<void> {
+      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      if (!session || session.status !== "open") throw new DevBillingError("This checkout session is no longer open.");
+      await sendEvent("invoice.payment_failed", { id: newId("in"), object: "invoice", customer: session.customer_id, status: "open", attempted: true, paid: false });
+    },
+    async cancelCheckout(sessionId: string): Promise<string> {
+      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      if (!session) throw new DevBillingError("This checkout session does not exist.");
+      if (session.status === "open") {
+        await db.updateTable("dev_billing_checkout_session").set({ status: "canceled" }).where("id", "=", sessionId).execute();
+      }
+      return session.cancel_url;
+    },
+    /** "Switch to …": the price changes at once and a new period starts (no proration in development). */
+    async switchPrice(portalSessionId: string, subscriptionId: string, priceId: string): Promise<void> {
+      const subscription = await subscriptionOfPortal(portalSessionId, subscriptionId);
+      const price = catalogue.findPrice(priceId);
+      if (!price) throw new DevBillingError("This plan does not exist.");
+      const now = clock();
+      const updated = { ...subscription, price_id: priceId, status: "active", current_period_end: addInterval(now, price.interval), cancel_at_period_end: 0, updated_at: now.toISOString() };
+      await db.updateTable("dev_billing_subscription").set(updated).where("id", "=", subscription.id).execute();
+      await sendEvent("customer.subscription.updated", subscriptionObject(updated));
+    },
+    /** "Cancel subscription": canceled immediately (the plan ends now). */
+    async cancelSubscription(portalSessionId: string, subscriptionId: string): Promise<void> {
+      const subscription = await subscriptionOfPortal(portalSessionId, subscriptionId);
+      const now = clock();
+      const canceled = { ...subscription, status: "canceled", cancel_at_period_end: 0, updated_at: now.toISOString() };
+      await db.updateTable("dev_billing_subscription").set(canceled).where("id", "=", subscription.id).execute();
+      await sendEvent("customer.subscription.deleted", subscriptionObject(canceled));
+    },
+  };
+
+  async function subscriptionOfPortal(portalSessionId: string, subscriptionId: string) {
+    const session = await db.selectFrom("dev_billing_portal_session").selectAll().where("id", "=", portalSessionId).executeTakeFirst();
+    if (!session) throw new DevBillingError("This portal session does not exist.");
+    const subscription = await db.selectFrom("dev_billing_subscription").selectAll().where("id", "=", subscriptionId).where("customer_id", "=", session.customer_id).executeTakeFirst();
+    if (!subscription || subscription.status === "canceled") throw new DevBillingError("This subscription does not exist or has ended.");
+    return subscription;
+  }
+}
+
+export type DevProvider = ReturnType<typeof createDevProvider>;

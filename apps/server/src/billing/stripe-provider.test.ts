@@ -1,0 +1,192 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Stripe from "stripe";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadConfiguration } from "../config.ts";
+import { createServer } from "../create-server.ts";
+import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
+import { testOrigin } from "../identity/testing/identity-test-client.ts";
+import { createStudyTestClient } from "../study/testing/study-test-client.ts";
+
+type RecordedRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; form: URLSearchParams };
+
+const webhookSecret = "whsec_test_secret_for_the_fake_stripe";
+const priceIds = { basic_month: "price_B_m", basic_year: "price_B_y", plus_month: "price_P_m", plus_year: "price_P_y", studio_month: "price_S_m", studio_year: "price_S_y" };
+const periodEnd = Date.parse("2026-04-02T09:00:00.000Z") / 1000;
+const stripeHelpers = new Stripe("sk_test_signing_only", { telemetry: false });
+
+let requests: RecordedRequest[] = [];
+let subscriptionStatus = "active";
+let refuseCheckout = false;
+let server: http.Server;
+let port: number;
+
+/** A loopback stand-in for api.stripe.com: records each call and answers canned Stripe JSON. */
+function answer(request: RecordedRequest): { status: number; body: unknown } {
+  if (request.method === "POST" && request.path === "/v1/customers") return { status: 200, body: { id: "cus_test_1", object: "customer", email: request.form.get("email") } };
+  if (request.method === "POST" && request.path === "/v1/checkout/sessions") {
+    if (refuseCheckout) return { status: 400, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "line_items[0][price]", message: "No such price: 'price_P_m'" } } };
+    return { status: 200, body: { id: "cs_test_1", object: "checkout.session", url: "https://checkout.stripe.com/c/pay/cs_test_1", customer: request.form.get("customer") } };
+  }
+  if (request.method === "POST" && request.path === "/v1/billing_portal/sessions") return { status: 200, body: { id: "bps_1", object: "billing_portal.session", url: "https://billing.stripe.com/p/session/test_1" } };
+  if (request.method === "GET" && request.path.startsWith("/v1/subscriptions?")) {
+    return {
+      status: 200,
+      body: {
+        object: "list",
+        has_more: false,
+        url: "/v1/subscriptions",
+        data: [
+          {
+            id: "sub_test_1",
+            object: "subscription",
+            customer: "cus_test_1",
+            status: subscriptionStatus,
+            cancel_at_period_end: false,
+            items: { object: "list", has_more: false, data: [{ id: "si_1", object: "subscription_item", current_period_end: periodEnd, price: { id: "price_P_m", object: "price" } }] },
+          },
+        ],
+      },
+    };
+  }
+  return { status: 404, body: { error: { type: "invalid_request_error", code: "resource_missing", message: `No such route ${request.method} ${request.path}` } } };
+}
+
+beforeAll(async () => {
+  server = http.createServer((incoming, outgoing) => {
+    let body = "";
+    incoming.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    incoming.on("end", () => {
+      const recorded = { method: incoming.method ?? "", path: incoming.url ?? "", headers: incoming.headers, form: new URLSearchParams(body) };
+      requests.push(recorded);
+      const { status, body: answerBody } = answer(recorded);
+      outgoing.writeHead(status, { "Content-Type": "application/json", "Request-Id": "req_test" });
+      outgoing.end(JSON.stringify(answerBody));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let testDatabase: TestDatabase;
+let now: Date;
+
+function createStripeTestApp() {
+  const configuration = loadConfiguration({
+    NODE_ENV: "test",
+    PUBLIC_ORIGIN: testOrigin,
+    TRUST_PROXY: "true",
+    ACCOUNT_EMAIL_VERIFICATION: "none",
+    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+    STRIPE_SECRET_KEY: "sk_test_fake_key",
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_PRICE_IDS: JSON.stringify(priceIds),
+    STRIPE_API_HOST: "127.0.0.1",
+    STRIPE_API_PORT: String(port),
+    STRIPE_API_PROTOCOL: "http",
+  });
+  expect(configuration.billing.provider).toBe("stripe");
+  return createServer({ configuration, database: testDatabase.database, clock: () => now });
+}
+
+describe("given the Stripe provider with the real SDK against a local Stripe stand-in", () => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase("sqlite");
+    now = new Date("2026-03-02T09:00:00.000Z");
+    requests = [];
+    subscriptionStatus = "active";
+    refuseCheckout = false;
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await testDatabase.destroy();
+  });
+
+  it("should price the plans with the configured Stripe price ids", async () => {
+    const app = createStripeTestApp();
+    const body = (await (await app.request("/user/pricing")).json()) as { products: { stripe_id: string }[] };
+    expect(body.products.map((product) => product.stripe_id)).toEqual(["price_B_m", "price_P_m", "price_S_m", "price_B_y", "price_P_y", "price_S_y"]);
+  });
+
+  it("should create the customer before the checkout, both with our idempotency keys, and keep {CHECKOUT_SESSION_ID} in the success URL", async () => {
+    const app = createStripeTestApp();
+    const user = createStudyTestClient(app);
+    const userId = await user.signUp("collector@example.ch");
+    const response = await user.post("/user/create-checkout-session", { priceId: "price_P_m" });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ url: "https://checkout.stripe.com/c/pay/cs_test_1" });
+
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(["POST /v1/customers", "POST /v1/checkout/sessions"]);
+    const [customerCall, checkoutCall] = requests as [RecordedRequest, RecordedRequest];
+    expect(customerCall.headers.authorization).toBe("Bearer sk_test_fake_key");
+    expect(customerCall.headers["idempotency-key"]).toBe(`atelier-customer:${userId}`);
+    expect(customerCall.form.get("email")).toBe("collector@example.ch");
+    expect(customerCall.form.get("metadata[userId]")).toBe(userId);
+    expect(checkoutCall.headers["idempotency-key"]).toMatch(new RegExp(`^atelier-checkout:${userId}:price_P_m:\\d+$`));
+    expect(checkoutCall.form.get("mode")).toBe("subscription");
+    expect(checkoutCall.form.get("customer")).toBe("cus_test_1");
+    expect(checkoutCall.form.get("line_items[0][price]")).toBe("price_P_m");
+    expect(checkoutCall.form.get("success_url")).toBe(`${testOrigin}/checkout-success?success=true&session_id={CHECKOUT_SESSION_ID}`);
+    expect(checkoutCall.form.get("cancel_url")).toBe(`${testOrigin}/checkout-success?canceled=true`);
+
+    // A second checkout reuses the stored customer.
+    await user.post("/user/create-checkout-session", { priceId: "price_P_y" });
+    expect(requests.filter((request) => request.path === "/v1/customers")).toHaveLength(1);
+  });
+
+  it("should sync the subscription from Stripe on a signed webhook and open the portal for the customer", async () => {
+    const app = createStripeTestApp();
+    const user = createStudyTestClient(app);
+    await user.signUp("collector@example.ch");
+    await user.post("/user/create-checkout-session", { priceId: "price_P_m" });
+
+    const payload = JSON.stringify({ id: "evt_1", object: "event", type: "checkout.session.completed", data: { object: { id: "cs_test_1", object: "checkout.session", customer: "cus_test_1" } } });
+    const sign = (timestamp: number) => stripeHelpers.webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp });
+    const deliver = (header: string, body = payload) => app.request("/stripe/webhook", { method: "POST", body, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+    const nowSeconds = Math.floor(now.getTime() / 1000);
+    expect((await deliver(sign(nowSeconds - 600))).status).toBe(400);
+    expect((await deliver(sign(nowSeconds), payload.replace("cus_test_1", "cus_test_2"))).status).toBe(400);
+    expect(requests.some((request) => request.path.startsWith("/v1/subscriptions"))).toBe(false);
+
+    expect((await deliver(sign(nowSeconds))).status).toBe(200);
+    const listCall = requests.find((request) => request.path.startsWith("/v1/subscriptions"));
+    expect(new URL(`http://x${listCall?.path}`).searchParams.get("status")).toBe("all");
+    expect((await user.get("/user/subscription-status")).body).toMatchObject({
+      has_subscription: true,
+      plan: "Plus",
+      is_active: true,
+      expires_at: periodEnd,
+      subscriptions: [{ subscription_id: "sub_test_1", plan: "Plus", is_active: true, expires_at: periodEnd, product_id: "plus", amount_in_cents: 900 }],
+    });
+
+    subscriptionStatus = "canceled";
+    expect((await deliver(sign(nowSeconds))).status).toBe(200);
+    expect((await user.get("/user/subscription-status")).body).toMatchObject({ has_subscription: false, plan: null, subscriptions: [] });
+
+    const form = new FormData();
+    const portal = await user.postForm("/user/create-portal-session", form);
+    expect(portal.status).toBe(303);
+    expect(portal.headers.get("location")).toBe("https://billing.stripe.com/p/session/test_1");
+    const portalCall = requests.find((request) => request.path === "/v1/billing_portal/sessions");
+    expect(portalCall?.form.get("customer")).toBe("cus_test_1");
+    expect(portalCall?.form.get("return_url")).toBe(`${testOrigin}/dashboard`);
+  });
+
+  it("should answer 502 with a message when Stripe refuses a call", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const app = createStripeTestApp();
+    const user = createStudyTestClient(app);
+    await user.signUp("collector@example.ch");
+    refuseCheckout = true;
+    const response = await user.post("/user/create-checkout-session", { priceId: "price_P_m" });
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({ message: "The payment provider could not be reached. Please try again in a moment." });
+    expect(response.text).not.toContain("No such price");
+  });
+});

@@ -1,0 +1,51 @@
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
+import { Button } from "@atelier/ui";
+import { CHECKOUT_CANCELED_TEXT } from "./billing-meta.ts";
+
+export type CheckoutOutcome = "success" | "canceled" | "none";
+
+/** The query of /checkout-success (spec §2.3): success wins over canceled; neither is 'none'. */
+export function checkoutOutcomeFromSearchParams(searchParams: URLSearchParams): CheckoutOutcome {
+  if (searchParams.has("success") && searchParams.get("success") !== "false") return "success";
+  if (searchParams.has("canceled") && searchParams.get("canceled") !== "false") return "canceled";
+  return "none";
+}
+
+/** /checkout-success (spec §2.3): the confirmation with a manage-billing button, the cancel text, or back to /pricing. */
+export function CheckoutSuccessPage() {
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const outcome = checkoutOutcomeFromSearchParams(searchParams);
+  const sessionId = searchParams.get("session_id");
+
+  switch (outcome) {
+    case "success":
+      return (
+        <section className="page page--narrow billing-page" aria-labelledby="checkout-result-heading">
+          <h1 id="checkout-result-heading">Subscription confirmed</h1>
+          <p className="billing-success" role="status">
+            Thank you! Your subscription is active.
+          </p>
+          {sessionId ? <p className="billing-reference">Reference: {sessionId}</p> : null}
+          <div className="billing-actions">
+            <Button onClick={() => void navigate("/stripe-portal-session")}>Manage billing</Button>
+            <Link to="/dashboard">Go to your dashboard</Link>
+          </div>
+        </section>
+      );
+    case "canceled":
+      return (
+        <section className="page page--narrow billing-page" aria-labelledby="checkout-result-heading">
+          <h1 id="checkout-result-heading">Checkout canceled</h1>
+          <p role="status">{CHECKOUT_CANCELED_TEXT}</p>
+          <div className="billing-actions">
+            <Link to="/pricing">See the plans</Link>
+          </div>
+        </section>
+      );
+    case "none":
+      return <Navigate to="/pricing" replace />;
+    default:
+      return outcome satisfies never;
+  }
+}

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from "react";
+import { Button } from "@atelier/ui";
+import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
+import { BILLING_PATHS, CSRF_FORM_FIELD_NAME } from "./billing-client.ts";
+
+export interface StripePortalSessionPageProps {
+  /** Submits the form on arrival; tests pass a spy (happy-dom does not navigate). */
+  submitForm?: (form: HTMLFormElement) => void;
+}
+
+/**
+ * /stripe-portal-session (spec §2.3): a real form post with the CSRF field, submitted on arrival; the server answers
+ * with a redirect to the billing portal. The button covers slow scripts and a blocked automatic submit.
+ */
+export function StripePortalSessionPage({ submitForm = (form) => form.submit() }: StripePortalSessionPageProps) {
+  const formReference = useRef<HTMLFormElement>(null);
+  const hasSubmitted = useRef(false);
+  const latestSubmitForm = useRef(submitForm);
+  latestSubmitForm.current = submitForm;
+  const csrfToken = readCsrfTokenFromDocumentCookie() ?? "";
+
+  useEffect(() => {
+    // Strict mode runs effects twice in development; one post is enough.
+    if (hasSubmitted.current || formReference.current === null) return;
+    hasSubmitted.current = true;
+    latestSubmitForm.current(formReference.current);
+  }, []);
+
+  return (
+    <section className="page page--narrow billing-page" aria-labelledby="portal-heading">
+      <h1 id="portal-heading">Billing</h1>
+      <p role="status">Opening the billing portal…</p>
+      <form ref={formReference} method="post" action={BILLING_PATHS.createPortalSession} className="billing-portal-form">
+        <input type="hidden" name={CSRF_FORM_FIELD_NAME} value={csrfToken} />
+        <p>If nothing happens in a few seconds, open it yourself:</p>
+        <Button type="submit" variant="secondary">
+          Open the billing portal
+        </Button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,56 @@
+import { Link, useNavigate } from "react-router";
+import { Badge, Button, Card, CardBody, CardTitle, Spinner } from "@atelier/ui";
+import { useSubscriptionStatus } from "./billing-context.tsx";
+import { formatBillingDate } from "./billing-meta.ts";
+import { daysLeftUntil, formatDaysLeft } from "./plan-card-state.ts";
+
+/** The dashboard's 'Subscription' card (spec §2.2): cleared, so showing no subscription, when the call fails (spec §8). */
+export function SubscriptionStatusCard({ now = Date.now }: { now?: () => number }) {
+  const { loadState, status } = useSubscriptionStatus(true);
+  const navigate = useNavigate();
+  const hasSubscription = status !== undefined && status.has_subscription;
+
+  return (
+    <Card className="subscription-card" aria-labelledby="subscription-card-heading" data-state={loadState}>
+      <CardBody>
+        <CardTitle headingLevel={2} id="subscription-card-heading">
+          Subscription
+        </CardTitle>
+        {status === undefined ? (
+          <Spinner label="Loading your subscription" size="small" />
+        ) : hasSubscription ? (
+          <>
+            <dl className="account-facts">
+              <dt>Plan</dt>
+              <dd>{status.plan ?? "–"}</dd>
+              <dt>Status</dt>
+              <dd>{status.is_active ? <Badge tone="success">Active</Badge> : <Badge>Not active</Badge>}</dd>
+              {status.expires_at === null ? null : (
+                <>
+                  <dt>{status.is_active ? "Renews" : "Ended"}</dt>
+                  <dd>
+                    {formatBillingDate(status.expires_at)}
+                    {status.is_active ? ` (${formatDaysLeft(daysLeftUntil(status.expires_at, now()))})` : null}
+                  </dd>
+                </>
+              )}
+            </dl>
+            <div className="billing-actions">
+              <Button size="small" onClick={() => void navigate("/stripe-portal-session")}>
+                Manage billing
+              </Button>
+              <Link to="/pricing">See plans</Link>
+            </div>
+          </>
+        ) : (
+          <>
+            <p>You have no subscription.</p>
+            <div className="billing-actions">
+              <Link to="/pricing">See plans</Link>
+            </div>
+          </>
+        )}
+      </CardBody>
+    </Card>
+  );
+}
