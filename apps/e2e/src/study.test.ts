@@ -37,8 +37,11 @@ async function uploadFixturePair(page: Page): Promise<string> {
   await main.getByLabel("Swedish subtitles (XML)").setInputFiles(secondLanguageFixture);
   await main.getByLabel("English subtitles (XML)").setInputFiles(englishFixture);
   await main.getByRole("button", { name: "Upload", exact: true }).click();
-  // The alignment report, then the new group in the list.
-  await main.getByText(/pairs/i).first().waitFor({ timeout: 30_000 });
+  // The alignment report (or the upload's error, which then fails the test with its text), then the new group.
+  const outcome = main.getByRole("heading", { name: /^Upload complete: \d+ pairs$/ }).or(main.locator(".upload-form [role=alert]"));
+  await outcome.first().waitFor({ timeout: 60_000 });
+  const uploadError = main.locator(".upload-form [role=alert]");
+  if (await uploadError.count()) throw new Error(`The upload failed: ${await uploadError.first().textContent()}`);
   const studyLink = main.getByRole("link", { name: "Study A 2001 comedy" }).first();
   await studyLink.waitFor();
   await expectNoAccessibilityViolations(page);
