@@ -62,6 +62,14 @@ describe("given no environment variables", () => {
       trackUserSessionActivity: true,
       reauthenticationRequired: true,
       reauthenticationTimeoutSeconds: 300,
+      mfa: {
+        supportedTypes: ["totp", "recovery_codes", "webauthn"],
+        passkeyLoginEnabled: true,
+        passkeySignupEnabled: true,
+        relyingPartyId: "localhost",
+        relyingPartyOrigin: "http://localhost:3000",
+        relyingPartyName: "Atelier",
+      },
     });
   });
 });
@@ -96,6 +104,10 @@ describe("given explicit settings", () => {
       USERSESSIONS_TRACK_ACTIVITY: "false",
       ACCOUNT_REAUTHENTICATION_REQUIRED: "false",
       ACCOUNT_REAUTHENTICATION_TIMEOUT: "60",
+      PUBLIC_ORIGIN: "https://atelier.example.ch",
+      MFA_SUPPORTED_TYPES: "recovery_codes, totp",
+      MFA_PASSKEY_LOGIN_ENABLED: "false",
+      MFA_PASSKEY_SIGNUP_ENABLED: "0",
     });
     expect(configuration.identity).toEqual({
       loginByCodeEnabled: false,
@@ -105,7 +117,26 @@ describe("given explicit settings", () => {
       trackUserSessionActivity: false,
       reauthenticationRequired: false,
       reauthenticationTimeoutSeconds: 60,
+      mfa: {
+        supportedTypes: ["recovery_codes", "totp"],
+        passkeyLoginEnabled: false,
+        passkeySignupEnabled: false,
+        relyingPartyId: "atelier.example.ch",
+        relyingPartyOrigin: "https://atelier.example.ch",
+        relyingPartyName: "Atelier",
+      },
     });
+  });
+
+  it("should take the WebAuthn relying party from WEBAUTHN_RP_ID and WEBAUTHN_RP_ORIGIN", () => {
+    const configuration = loadConfiguration({ PUBLIC_ORIGIN: "https://www.atelier.example.ch", WEBAUTHN_RP_ID: "atelier.example.ch", WEBAUTHN_RP_ORIGIN: "https://app.atelier.example.ch/ignored" });
+    expect(configuration.identity.mfa).toMatchObject({ relyingPartyId: "atelier.example.ch", relyingPartyOrigin: "https://app.atelier.example.ch" });
+  });
+
+  it("should refuse unknown MFA types and recovery codes alone", () => {
+    expect(captureConfigurationProblems({ MFA_SUPPORTED_TYPES: "totp,sms" })).toEqual(["MFA_SUPPORTED_TYPES must be a comma-separated list of totp, recovery_codes and webauthn."]);
+    expect(captureConfigurationProblems({ MFA_SUPPORTED_TYPES: "recovery_codes" })).toEqual(["MFA_SUPPORTED_TYPES cannot be recovery_codes alone: recovery codes back up another factor."]);
+    expect(captureConfigurationProblems({ WEBAUTHN_RP_ID: "https://atelier.example" })).toEqual(["WEBAUTHN_RP_ID must be a host name such as atelier.example (no scheme, no port)."]);
   });
 
   it("should refuse an unknown e-mail verification mode", () => {

@@ -32,6 +32,23 @@ export type IdentityConfiguration = {
   reauthenticationRequired: boolean;
   /** allauth's `ACCOUNT_REAUTHENTICATION_TIMEOUT`, in seconds (default 300). */
   reauthenticationTimeoutSeconds: number;
+  /** Second factors and passkeys (allauth's `MFA_*` settings); `GET /config` shows them as `mfa`. */
+  mfa: MfaConfiguration;
+};
+
+export type AuthenticatorType = "recovery_codes" | "totp" | "webauthn";
+
+export type MfaConfiguration = {
+  /** allauth's `MFA_SUPPORTED_TYPES`, in the configured order. */
+  supportedTypes: AuthenticatorType[];
+  /** allauth's `MFA_PASSKEY_LOGIN_ENABLED` (only effective when `webauthn` is supported). */
+  passkeyLoginEnabled: boolean;
+  /** allauth's `MFA_PASSKEY_SIGNUP_ENABLED` (only effective when `webauthn` is supported). */
+  passkeySignupEnabled: boolean;
+  /** WebAuthn relying party: id (a registrable domain, e.g. `localhost`), the origin browsers report, and its name. */
+  relyingPartyId: string;
+  relyingPartyOrigin: string;
+  relyingPartyName: string;
 };
 
 /** The Stripe price id of every plan and interval, keyed `<plan key>_<interval>` (see `src/billing/plans.ts`). */
@@ -137,6 +154,8 @@ const stripePriceIdsText = v.pipe(
 );
 
 /** Every environment variable the server reads; empty values count as unset. */
+const authenticatorTypes: readonly AuthenticatorType[] = ["recovery_codes", "totp", "webauthn"];
+
 const environmentSchema = v.object({
   NODE_ENV: v.optional(v.picklist(["development", "test", "production"], "NODE_ENV must be development, test or production."), "development"),
   PORT: v.optional(integerText("PORT", 1, 65_535), "3000"),
@@ -169,6 +188,21 @@ const environmentSchema = v.object({
   USERSESSIONS_TRACK_ACTIVITY: v.optional(booleanText("USERSESSIONS_TRACK_ACTIVITY"), "true"),
   ACCOUNT_REAUTHENTICATION_REQUIRED: v.optional(booleanText("ACCOUNT_REAUTHENTICATION_REQUIRED"), "true"),
   ACCOUNT_REAUTHENTICATION_TIMEOUT: v.optional(integerText("ACCOUNT_REAUTHENTICATION_TIMEOUT", 1, 86_400), "300"),
+  MFA_SUPPORTED_TYPES: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((text) => text.split(",").map((item) => item.trim()).filter((item) => item !== "")),
+      v.check((items) => items.every((item) => authenticatorTypes.includes(item as AuthenticatorType)), "MFA_SUPPORTED_TYPES must be a comma-separated list of totp, recovery_codes and webauthn."),
+      v.check((items) => new Set(items).size === items.length, "MFA_SUPPORTED_TYPES must not name a type twice."),
+      v.check((items) => !(items.length === 1 && items[0] === "recovery_codes"), "MFA_SUPPORTED_TYPES cannot be recovery_codes alone: recovery codes back up another factor."),
+      v.transform((items) => items as AuthenticatorType[]),
+    ),
+    "totp,recovery_codes,webauthn",
+  ),
+  MFA_PASSKEY_LOGIN_ENABLED: v.optional(booleanText("MFA_PASSKEY_LOGIN_ENABLED"), "true"),
+  MFA_PASSKEY_SIGNUP_ENABLED: v.optional(booleanText("MFA_PASSKEY_SIGNUP_ENABLED"), "true"),
+  WEBAUTHN_RP_ID: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/i, "WEBAUTHN_RP_ID must be a host name such as atelier.example (no scheme, no port)."))),
+  WEBAUTHN_RP_ORIGIN: v.optional(urlText("WEBAUTHN_RP_ORIGIN", "https://atelier.example")),
   BILLING_PROVIDER: v.optional(v.picklist(["dev", "stripe"], "BILLING_PROVIDER must be dev or stripe.")),
   STRIPE_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_/, "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_…, sk_test_… or a restricted rk_… key)."))),
   STRIPE_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.startsWith("whsec_", "STRIPE_WEBHOOK_SECRET must be the endpoint's signing secret (whsec_…)."))),
@@ -270,6 +304,7 @@ function findBillingProblems(parsed: ParsedEnvironment): string[] {
 
 function toConfiguration(parsed: ParsedEnvironment): Configuration {
   const port = parsed.PORT;
+  const publicOrigin = new URL(parsed.PUBLIC_ORIGIN ?? `http://localhost:${port}`).origin;
   const captcha: CaptchaConfiguration =
     parsed.CAPTCHA_PROVIDER === "recaptcha"
       ? { provider: "recaptcha", siteKey: parsed.RECAPTCHA_SITE_KEY ?? "", secretKey: parsed.RECAPTCHA_SECRET_KEY ?? "" }
@@ -278,7 +313,7 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
     environment: parsed.NODE_ENV,
     port,
     host: parsed.HOST,
-    publicOrigin: new URL(parsed.PUBLIC_ORIGIN ?? `http://localhost:${port}`).origin,
+    publicOrigin,
     dataDirectory: path.resolve(parsed.DATA_DIR ?? path.join(serverPackageDirectory, "..", "..", "data")),
     databaseUrl: parsed.DATABASE_URL ?? null,
     webBuildDirectory: path.resolve(parsed.WEB_BUILD_DIR ?? path.join(serverPackageDirectory, "..", "web", "build", "client")),
@@ -298,6 +333,14 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
       trackUserSessionActivity: parsed.USERSESSIONS_TRACK_ACTIVITY,
       reauthenticationRequired: parsed.ACCOUNT_REAUTHENTICATION_REQUIRED,
       reauthenticationTimeoutSeconds: parsed.ACCOUNT_REAUTHENTICATION_TIMEOUT,
+      mfa: {
+        supportedTypes: parsed.MFA_SUPPORTED_TYPES,
+        passkeyLoginEnabled: parsed.MFA_PASSKEY_LOGIN_ENABLED,
+        passkeySignupEnabled: parsed.MFA_PASSKEY_SIGNUP_ENABLED,
+        relyingPartyId: parsed.WEBAUTHN_RP_ID ?? new URL(publicOrigin).hostname,
+        relyingPartyOrigin: new URL(parsed.WEBAUTHN_RP_ORIGIN ?? publicOrigin).origin,
+        relyingPartyName: "Atelier",
+      },
     },
     billing: toBillingConfiguration(parsed),
   };

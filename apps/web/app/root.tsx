@@ -9,7 +9,7 @@ import { SiteHeader } from "./components/SiteHeader.tsx";
 import { AnalyticsConsent } from "./components/AnalyticsConsent.tsx";
 import { isFullScreenImagePath } from "./lib/site-paths.ts";
 import { AuthChangeRedirector, AuthProvider } from "@atelier/auth/react";
-import { redirectForAuthChange } from "@atelier/auth";
+import { pathForFlow, redirectForAuthChange, type AuthenticationResponse, type AuthenticatorType } from "@atelier/auth";
 import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
 import { LoginModal } from "./login-modal/LoginModal.tsx";
 import { SignOutDialog } from "./components/UserMenu.tsx";
@@ -24,8 +24,21 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
     if (useLoginModalStore.getState().state === "open") return null;
     void mergeAnonymousProgress();
   }
-  return redirectForAuthChange(event, context);
+  const target = redirectForAuthChange(event, context);
+  return target === null ? null : preferStrongestSecondFactor(target, context.response);
 };
+
+/** allauth lists recovery codes first; a user who has a key or an app is asked for that, with the codes one click away. */
+const secondFactorPreference: AuthenticatorType[] = ["webauthn", "totp", "recovery_codes"];
+
+function preferStrongestSecondFactor(target: string, response: AuthenticationResponse | undefined): string {
+  const data = response?.data;
+  const flows = data !== undefined && "flows" in data ? data.flows : [];
+  const flow = flows.find((candidate) => (candidate.id === "mfa_authenticate" || candidate.id === "mfa_reauthenticate") && candidate.types?.length);
+  if (!flow?.types || !target.startsWith(pathForFlow(flow))) return target;
+  const preferred = secondFactorPreference.find((type) => flow.types?.includes(type));
+  return preferred ? target.replace(pathForFlow(flow), pathForFlow(flow, preferred)) : target;
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

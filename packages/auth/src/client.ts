@@ -8,6 +8,7 @@ import {
 } from "./browser-environment.ts";
 import { AllauthNetworkError, AllauthUnexpectedResponseError } from "./errors.ts";
 import { isAuthenticationResponse, type AllauthResult } from "./result.ts";
+import type { WebAuthnCredentialJson } from "./webauthn.ts";
 import {
   authenticatedResponseSchema,
   badRequestResponseSchema,
@@ -24,6 +25,19 @@ import {
   statusOkResponseSchema,
   tooManyRequestsResponseSchema,
   userSessionsResponseSchema,
+  authenticatorsResponseSchema,
+  recoveryCodesResponseSchema,
+  totpAuthenticatorResponseSchema,
+  webAuthnAuthenticatorResponseSchema,
+  webAuthnCreationOptionsResponseSchema,
+  webAuthnRequestOptionsResponseSchema,
+  type AuthenticatorsResponse,
+  type RecoveryCodesResponse,
+  type TotpAuthenticatorResponse,
+  type WebAuthnAuthenticator,
+  type WebAuthnAuthenticatorResponse,
+  type WebAuthnCreationOptionsResponse,
+  type WebAuthnRequestOptionsResponse,
   type AuthenticatedResponse,
   type AuthenticationResponse,
   type ConfigurationResponse,
@@ -131,6 +145,51 @@ export interface AllauthClient {
   listSessions(): Promise<AllauthResult<UserSessionsResponse>>;
   /** Answers the remaining sessions, or 401 when the current session was among them. */
   endSessions(input: { sessionIds: ReadonlyArray<number | string> }): Promise<AllauthResult<UserSessionsResponse>>;
+  /** `GET account/authenticators`: TOTP, recovery codes (counts only) and security keys. */
+  listAuthenticators(): Promise<AllauthResult<AuthenticatorsResponse>>;
+  /**
+   * `GET account/authenticators/totp`: 200 when active; **404 with `meta: { secret, totp_url }`** when not (a result
+   * to read with `totpSetupFromResult`); 409 `unverified_email`.
+   */
+  getTotpAuthenticator(): Promise<AllauthResult<TotpAuthenticatorResponse>>;
+  /** `POST account/authenticators/totp {code}`: activates with a code of the secret last shown; 400 `incorrect_code`. */
+  activateTotp(input: { code: string }): Promise<AllauthResult<TotpAuthenticatorResponse>>;
+  /** `DELETE account/authenticators/totp`; 401 when a reauthentication is needed. */
+  deactivateTotp(): Promise<AllauthResult<StatusOkResponse>>;
+  /** `GET account/authenticators/recovery-codes`: the codes (`unused_codes`); 404 when there are none. */
+  getRecoveryCodes(): Promise<AllauthResult<RecoveryCodesResponse>>;
+  /** `POST account/authenticators/recovery-codes`: a fresh set; 400 without another authenticator. */
+  regenerateRecoveryCodes(): Promise<AllauthResult<RecoveryCodesResponse>>;
+  /** `GET account/authenticators/webauthn[?passwordless]`: `creation_options` to add a key (a passkey if passwordless). */
+  getWebAuthnCreationOptions(input?: { passwordless?: boolean }): Promise<AllauthResult<WebAuthnCreationOptionsResponse>>;
+  /** `POST account/authenticators/webauthn {name, credential}`. */
+  addWebAuthnAuthenticator(input: { name?: string; credential: WebAuthnCredentialJson }): Promise<AllauthResult<WebAuthnAuthenticatorResponse>>;
+  /** `PUT account/authenticators/webauthn {id, name}`: renames a key. */
+  renameWebAuthnAuthenticator(input: { id: WebAuthnAuthenticator["id"]; name: string }): Promise<AllauthResult<WebAuthnAuthenticatorResponse>>;
+  /** `DELETE account/authenticators/webauthn {authenticators}`. */
+  deleteWebAuthnAuthenticators(input: { ids: ReadonlyArray<WebAuthnAuthenticator["id"]> }): Promise<AllauthResult<StatusOkResponse>>;
+  /** `POST auth/2fa/authenticate {code}`: the second-factor step of a login (TOTP or recovery code). */
+  authenticateWithCode(input: { code: string }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `POST auth/2fa/reauthenticate {code}`. */
+  reauthenticateWithCode(input: { code: string }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `GET auth/webauthn/authenticate`: `request_options` for the second-factor step. */
+  getWebAuthnAuthenticateOptions(): Promise<AllauthResult<WebAuthnRequestOptionsResponse>>;
+  /** `POST auth/webauthn/authenticate {credential}`. */
+  authenticateWithWebAuthn(input: { credential: WebAuthnCredentialJson }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `GET auth/webauthn/login`: `request_options` for a passkey login. */
+  getWebAuthnLoginOptions(): Promise<AllauthResult<WebAuthnRequestOptionsResponse>>;
+  /** `POST auth/webauthn/login {credential}`: 200 signed in, or 401 with a pending flow. */
+  loginWithWebAuthn(input: { credential: WebAuthnCredentialJson }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `GET auth/webauthn/reauthenticate`: `request_options`. */
+  getWebAuthnReauthenticateOptions(): Promise<AllauthResult<WebAuthnRequestOptionsResponse>>;
+  /** `POST auth/webauthn/reauthenticate {credential}`. */
+  reauthenticateWithWebAuthn(input: { credential: WebAuthnCredentialJson }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `POST auth/webauthn/signup {email}`: answers 401 with `verify_email` pending; 403 closed; 409 signed in. */
+  signupWithPasskey(input: { email: string }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `GET auth/webauthn/signup`: `creation_options` once `mfa_signup_webauthn` is pending, else 409. */
+  getWebAuthnSignupOptions(): Promise<AllauthResult<WebAuthnCreationOptionsResponse>>;
+  /** `PUT auth/webauthn/signup {name, credential}`: 200 signed in. */
+  completePasskeySignup(input: { name: string; credential: WebAuthnCredentialJson }): Promise<AllauthResult<AuthenticatedResponse>>;
   /** The form to POST (top-level navigation) to start a third-party login or connection. */
   providerRedirectFormFields(input: {
     provider: string;
@@ -325,6 +384,66 @@ export function createAllauthClient(options: AllauthClientOptions): AllauthClien
         path: "auth/sessions",
         body: { sessions: [...sessionIds] },
         successSchema: userSessionsResponseSchema,
+      }),
+    listAuthenticators: () =>
+      request({ method: "GET", path: "account/authenticators", successSchema: authenticatorsResponseSchema }),
+    getTotpAuthenticator: () =>
+      request({ method: "GET", path: "account/authenticators/totp", successSchema: totpAuthenticatorResponseSchema }),
+    activateTotp: ({ code }) => post("account/authenticators/totp", totpAuthenticatorResponseSchema, { code }),
+    deactivateTotp: () =>
+      request({ method: "DELETE", path: "account/authenticators/totp", successSchema: statusOkResponseSchema }),
+    getRecoveryCodes: () =>
+      request({ method: "GET", path: "account/authenticators/recovery-codes", successSchema: recoveryCodesResponseSchema }),
+    regenerateRecoveryCodes: () => post("account/authenticators/recovery-codes", recoveryCodesResponseSchema),
+    getWebAuthnCreationOptions: (input) =>
+      request({
+        method: "GET",
+        // allauth only checks that the parameter is present.
+        path: input?.passwordless ? "account/authenticators/webauthn?passwordless" : "account/authenticators/webauthn",
+        successSchema: webAuthnCreationOptionsResponseSchema,
+      }),
+    addWebAuthnAuthenticator: ({ name, credential }) =>
+      post(
+        "account/authenticators/webauthn",
+        webAuthnAuthenticatorResponseSchema,
+        name === undefined ? { credential } : { name, credential },
+      ),
+    renameWebAuthnAuthenticator: ({ id, name }) =>
+      request({
+        method: "PUT",
+        path: "account/authenticators/webauthn",
+        body: { id, name },
+        successSchema: webAuthnAuthenticatorResponseSchema,
+      }),
+    deleteWebAuthnAuthenticators: ({ ids }) =>
+      request({
+        method: "DELETE",
+        path: "account/authenticators/webauthn",
+        body: { authenticators: [...ids] },
+        successSchema: statusOkResponseSchema,
+      }),
+    authenticateWithCode: ({ code }) => post("auth/2fa/authenticate", authenticatedResponseSchema, { code }),
+    reauthenticateWithCode: ({ code }) => post("auth/2fa/reauthenticate", authenticatedResponseSchema, { code }),
+    getWebAuthnAuthenticateOptions: () =>
+      request({ method: "GET", path: "auth/webauthn/authenticate", successSchema: webAuthnRequestOptionsResponseSchema }),
+    authenticateWithWebAuthn: ({ credential }) =>
+      post("auth/webauthn/authenticate", authenticatedResponseSchema, { credential }),
+    getWebAuthnLoginOptions: () =>
+      request({ method: "GET", path: "auth/webauthn/login", successSchema: webAuthnRequestOptionsResponseSchema }),
+    loginWithWebAuthn: ({ credential }) => post("auth/webauthn/login", authenticatedResponseSchema, { credential }),
+    getWebAuthnReauthenticateOptions: () =>
+      request({ method: "GET", path: "auth/webauthn/reauthenticate", successSchema: webAuthnRequestOptionsResponseSchema }),
+    reauthenticateWithWebAuthn: ({ credential }) =>
+      post("auth/webauthn/reauthenticate", authenticatedResponseSchema, { credential }),
+    signupWithPasskey: ({ email }) => post("auth/webauthn/signup", authenticatedResponseSchema, { email }),
+    getWebAuthnSignupOptions: () =>
+      request({ method: "GET", path: "auth/webauthn/signup", successSchema: webAuthnCreationOptionsResponseSchema }),
+    completePasskeySignup: ({ name, credential }) =>
+      request({
+        method: "PUT",
+        path: "auth/webauthn/signup",
+        body: { name, credential },
+        successSchema: authenticatedResponseSchema,
       }),
     providerRedirectFormFields: ({ provider, process, callbackUrl }) => ({
       action: `${apiUrl}/auth/provider/redirect`,

@@ -209,6 +209,80 @@ export const notFoundResponseSchema = v.object({ status: v.literal(404), ...othe
 export const conflictResponseSchema = v.object({ status: v.literal(409), ...otherFailureEntries });
 export const tooManyRequestsResponseSchema = v.object({ status: v.literal(429), ...otherFailureEntries });
 
+/** `created_at` / `last_used_at` of every authenticator (seconds since the epoch; `last_used_at` null when unused). */
+const authenticatorTimestampEntries = {
+  created_at: timestampSchema,
+  last_used_at: v.nullish(timestampSchema, null),
+};
+
+export const totpAuthenticatorSchema = v.object({ type: v.literal("totp"), ...authenticatorTimestampEntries });
+
+export const recoveryCodesAuthenticatorSchema = v.object({
+  type: v.literal("recovery_codes"),
+  ...authenticatorTimestampEntries,
+  total_code_count: v.number(),
+  unused_code_count: v.number(),
+  /** Only in `GET/POST account/authenticators/recovery-codes`, never in the list. */
+  unused_codes: v.optional(v.array(v.string())),
+});
+
+export const webAuthnAuthenticatorSchema = v.object({
+  type: v.literal("webauthn"),
+  ...authenticatorTimestampEntries,
+  id: v.union([v.number(), v.string()]),
+  name: v.string(),
+  is_passwordless: v.optional(v.boolean()),
+});
+
+export const authenticatorSchema = v.variant("type", [
+  totpAuthenticatorSchema,
+  recoveryCodesAuthenticatorSchema,
+  webAuthnAuthenticatorSchema,
+]);
+
+/** The list of `GET account/authenticators`; entries of a type this client does not know are left out (lenient). */
+export const authenticatorsResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.pipe(
+    v.array(v.unknown()),
+    v.transform((entries) =>
+      entries.flatMap((entry) => {
+        const parsed = v.safeParse(authenticatorSchema, entry);
+        return parsed.success ? [parsed.output] : [];
+      }),
+    ),
+  ),
+});
+
+const recoveryCodesGeneratedMeta = v.optional(v.looseObject({ recovery_codes_generated: v.optional(v.boolean()) }));
+
+export const totpAuthenticatorResponseSchema = v.object({
+  status: v.literal(200),
+  data: totpAuthenticatorSchema,
+  meta: recoveryCodesGeneratedMeta,
+});
+
+export const recoveryCodesResponseSchema = v.object({ status: v.literal(200), data: recoveryCodesAuthenticatorSchema });
+
+export const webAuthnAuthenticatorResponseSchema = v.object({
+  status: v.literal(200),
+  data: webAuthnAuthenticatorSchema,
+  meta: recoveryCodesGeneratedMeta,
+});
+
+/** `publicKey` as serialized by the server (binary fields in base64url), ready for `parse…OptionsFromJSON`. */
+const publicKeyOptionsJsonSchema = v.looseObject({ challenge: v.string() });
+
+export const webAuthnCreationOptionsResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.object({ creation_options: v.looseObject({ publicKey: publicKeyOptionsJsonSchema }) }),
+});
+
+export const webAuthnRequestOptionsResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.object({ request_options: v.looseObject({ publicKey: publicKeyOptionsJsonSchema }) }),
+});
+
 /** A signed-in user as allauth serializes it. */
 export type AllauthUser = v.InferOutput<typeof userSchema>;
 /** One entry of `data.flows`: a way to authenticate, pending when `is_pending` is true. */
@@ -252,3 +326,22 @@ export type AllauthForbiddenResponse = v.InferOutput<typeof forbiddenResponseSch
 export type AllauthNotFoundResponse = v.InferOutput<typeof notFoundResponseSchema>;
 export type AllauthConflictResponse = v.InferOutput<typeof conflictResponseSchema>;
 export type AllauthTooManyRequestsResponse = v.InferOutput<typeof tooManyRequestsResponseSchema>;
+
+/** A TOTP authenticator (authenticator app). */
+export type TotpAuthenticator = v.InferOutput<typeof totpAuthenticatorSchema>;
+/** The recovery codes; `unused_codes` only when the codes themselves were asked for. */
+export type RecoveryCodesAuthenticator = v.InferOutput<typeof recoveryCodesAuthenticatorSchema>;
+/** A security key or passkey. */
+export type WebAuthnAuthenticator = v.InferOutput<typeof webAuthnAuthenticatorSchema>;
+/** Any authenticator of `GET account/authenticators`, discriminated on `type`. */
+export type Authenticator = v.InferOutput<typeof authenticatorSchema>;
+export type AuthenticatorsResponse = v.InferOutput<typeof authenticatorsResponseSchema>;
+export type TotpAuthenticatorResponse = v.InferOutput<typeof totpAuthenticatorResponseSchema>;
+export type RecoveryCodesResponse = v.InferOutput<typeof recoveryCodesResponseSchema>;
+export type WebAuthnAuthenticatorResponse = v.InferOutput<typeof webAuthnAuthenticatorResponseSchema>;
+export type WebAuthnCreationOptionsResponse = v.InferOutput<typeof webAuthnCreationOptionsResponseSchema>;
+export type WebAuthnRequestOptionsResponse = v.InferOutput<typeof webAuthnRequestOptionsResponseSchema>;
+/** `{ publicKey }` of `creation_options`: JSON, to pass to `createWebAuthnCredential`. */
+export type WebAuthnCreationOptionsJson = WebAuthnCreationOptionsResponse["data"]["creation_options"];
+/** `{ publicKey }` of `request_options`: JSON, to pass to `getWebAuthnCredential`. */
+export type WebAuthnRequestOptionsJson = WebAuthnRequestOptionsResponse["data"]["request_options"];

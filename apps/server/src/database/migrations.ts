@@ -258,6 +258,28 @@ export const migrations: Record<string, Migration> = {
       }
     },
   },
+  "0005-identity-mfa": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("identity_authenticator")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("number", "integer", (column) => column.notNull())
+        .addColumn("user_id", "text", (column) => column.notNull().references("identity_user.id").onDelete("cascade"))
+        .addColumn("type", "text", (column) => column.notNull())
+        .addColumn("name", "text")
+        .addColumn("credential_id", "text")
+        .addColumn("data_json", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("last_used_at", "text")
+        .execute();
+      await database.schema.createIndex("identity_authenticator_user_index").on("identity_authenticator").columns(["user_id", "type"]).execute();
+      await database.schema.createIndex("identity_authenticator_number_index").on("identity_authenticator").column("number").unique().execute();
+      await database.schema.createIndex("identity_authenticator_credential_index").on("identity_authenticator").column("credential_id").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropTable("identity_authenticator").execute();
+    },
+  },
 };
 
 /**

@@ -95,6 +95,23 @@ export type IdentityCodeTable = {
   consumed_at: string | null;
 };
 
+/**
+ * A second factor of a user: `totp` (data: the AES-GCM-encrypted secret and the last accepted time step),
+ * `recovery_codes` (data: HMACs of the codes and which are used) or `webauthn` (one credential; `credential_id` is its
+ * base64url id, data holds the COSE public key, counter and transports). `number` is the public integer id.
+ */
+export type IdentityAuthenticatorTable = {
+  id: string;
+  number: number;
+  user_id: string;
+  type: "totp" | "recovery_codes" | "webauthn";
+  name: string | null;
+  credential_id: string | null;
+  data_json: string;
+  created_at: string;
+  last_used_at: string | null;
+};
+
 /** A set of flashcards made from one English and one Swedish subtitle file; `is_public` is 0 or 1. */
 export type SubtitleGroupTable = {
   id: string;
@@ -205,6 +222,7 @@ export type DatabaseSchema = {
   identity_email_address: IdentityEmailAddressTable;
   identity_session: IdentitySessionTable;
   identity_code: IdentityCodeTable;
+  identity_authenticator: IdentityAuthenticatorTable;
   subtitle_group: SubtitleGroupTable;
   subtitle_pair: SubtitlePairTable;
   study_progress: StudyProgressTable;

@@ -1,13 +1,14 @@
-import type { IdentityConfiguration } from "../config.ts";
+import type { AuthenticatorType, IdentityConfiguration } from "../config.ts";
 
 /** One entry of a session's `methods` list (API.md §2); `at` is seconds since the epoch. */
 export type AuthenticationRecord =
   | { method: "password"; at: number; email: string }
   | { method: "password"; at: number; reauthenticated: true }
   | { method: "code"; at: number; email: string }
-  | { method: "password_reset"; at: number; email: string };
+  | { method: "password_reset"; at: number; email: string }
+  | { method: "mfa"; at: number; id: number; type: AuthenticatorType; reauthenticated?: true; passwordless?: true };
 
-export type LoginStage = "login_by_code" | "verify_email";
+export type LoginStage = "login_by_code" | "verify_email" | "mfa_authenticate" | "mfa_signup_webauthn";
 
 /** A sign-in that has started in this session but waits for a step (allauth's `account_login` in the session). */
 export type PendingLogin = {
@@ -20,16 +21,52 @@ export type PendingLogin = {
   /** What the session records once the sign-in completes (`null` after a signup: allauth records nothing). */
   record: AuthenticationRecord | null;
   resendCount: number;
+  /** `mfa_authenticate`: the user's authenticator types when the stage began (allauth's `types`, enum order). */
+  types?: AuthenticatorType[];
+  /** The login is a passkey signup: after `verify_email` comes `mfa_signup_webauthn`. */
+  passkeySignup?: boolean;
+};
+
+/** A WebAuthn ceremony in progress: the challenge this session handed out, bound to its purpose (and user). */
+export type PendingWebAuthn = {
+  purpose: "register" | "login" | "authenticate" | "reauthenticate" | "signup";
+  challenge: string;
+  userId: string | null;
+  passwordless: boolean;
+  /** Epoch milliseconds. */
+  startedAt: number;
 };
 
 export type PendingPasswordReset = { userId: string | null; email: string; startedAt: number };
 
 /** Everything a session remembers between requests besides its user and methods. */
-export type PendingState = { login?: PendingLogin; passwordReset?: PendingPasswordReset };
+export type PendingState = {
+  login?: PendingLogin;
+  passwordReset?: PendingPasswordReset;
+  /** A TOTP secret offered by `GET account/authenticators/totp` (encrypted), until it is activated. */
+  totpSetup?: { encryptedSecret: string; startedAt: number };
+  webauthn?: PendingWebAuthn;
+};
 
-export type FlowId = "login" | "login_by_code" | "signup" | "verify_email" | "reauthenticate" | "password_reset_by_code";
+export type FlowId =
+  | "login"
+  | "login_by_code"
+  | "signup"
+  | "verify_email"
+  | "reauthenticate"
+  | "password_reset_by_code"
+  | "mfa_login_webauthn"
+  | "mfa_authenticate"
+  | "mfa_reauthenticate"
+  | "mfa_signup_webauthn";
 
-export type Flow = { id: FlowId; is_pending?: boolean };
+export type Flow = { id: FlowId; is_pending?: boolean; types?: AuthenticatorType[] };
+
+/** allauth's enum order for authenticator types in flows. */
+export const authenticatorTypeOrder: readonly AuthenticatorType[] = ["recovery_codes", "totp", "webauthn"];
+
+/** A TOTP setup secret and a WebAuthn challenge stay usable this long (allauth keeps them in the session). */
+export const mfaPendingTimeoutSeconds = 900;
 
 /** allauth's defaults for code lifetimes, attempts and resends (API.md §7). */
 export const identityTimeouts = {
@@ -51,8 +88,14 @@ export const identityTimeouts = {
 
 /** Drops a pending login that is older than allauth's `ACCOUNT_LOGIN_TIMEOUT`. */
 export function withoutExpiredPendingLogin(pending: PendingState, nowMilliseconds: number): PendingState {
-  const { login, passwordReset } = pending;
+  const { login, passwordReset, totpSetup, webauthn } = pending;
   const next: PendingState = {};
+  if (totpSetup && nowMilliseconds - totpSetup.startedAt <= mfaPendingTimeoutSeconds * 1_000) {
+    next.totpSetup = totpSetup;
+  }
+  if (webauthn && nowMilliseconds - webauthn.startedAt <= mfaPendingTimeoutSeconds * 1_000) {
+    next.webauthn = webauthn;
+  }
   if (login && nowMilliseconds - login.startedAt <= identityTimeouts.loginTimeoutSeconds * 1_000) {
     next.login = login;
   }
@@ -75,10 +118,15 @@ export function buildUnauthenticatedFlows(settings: IdentityConfiguration, pendi
     flows.push({ id: "login_by_code" });
   }
   flows.push({ id: "signup" });
+  if (passkeyLoginOffered(settings)) {
+    flows.push({ id: "mfa_login_webauthn" });
+  }
   if (pending.login) {
     const existing = flows.find((flow) => flow.id === pending.login?.stage);
     if (existing) {
       existing.is_pending = true;
+    } else if (pending.login.stage === "mfa_authenticate") {
+      flows.push({ id: "mfa_authenticate", is_pending: true, types: pending.login.types ?? [] });
     } else {
       flows.push({ id: pending.login.stage, is_pending: true });
     }
@@ -89,9 +137,19 @@ export function buildUnauthenticatedFlows(settings: IdentityConfiguration, pendi
   return flows;
 }
 
-/** The flows of a reauthentication 401: `reauthenticate` only for users with a usable password. */
-export function buildReauthenticationFlows(settings: IdentityConfiguration, hasUsablePassword: boolean): Flow[] {
+export function passkeyLoginOffered(settings: IdentityConfiguration): boolean {
+  return settings.mfa.passkeyLoginEnabled && settings.mfa.supportedTypes.includes("webauthn");
+}
+
+/**
+ * The flows of a reauthentication 401: `reauthenticate` only for users with a usable password, `mfa_reauthenticate`
+ * (with the user's authenticator types in enum order) only for users with an authenticator.
+ */
+export function buildReauthenticationFlows(settings: IdentityConfiguration, hasUsablePassword: boolean, authenticatorTypes: readonly AuthenticatorType[] = []): Flow[] {
   const flows: Flow[] = hasUsablePassword ? [{ id: "reauthenticate" }] : [];
+  if (authenticatorTypes.length > 0) {
+    flows.push({ id: "mfa_reauthenticate", types: [...authenticatorTypes] });
+  }
   if (settings.passwordResetByCodeEnabled) {
     flows.push({ id: "password_reset_by_code", is_pending: false });
   }

@@ -23,6 +23,9 @@ export const identityErrorMessages = {
   password_too_short: `This password is too short. It must contain at least 8 characters.`,
   password_too_long: "This password is too long. It must contain at most 1024 characters.",
   password_entirely_numeric: "This password is entirely numeric.",
+  unverified_email: "You cannot activate two-factor authentication until you have verified your email address.",
+  cannot_generate_recovery_codes: "You cannot generate recovery codes without having two-factor authentication enabled.",
+  cannot_delete_authenticator: "You cannot deactivate two-factor authentication.",
 } as const;
 
 export type IdentityErrorCode = keyof typeof identityErrorMessages;

@@ -37,5 +37,37 @@ export function createIdentityRoutes(identity: IdentityService, client: Identity
   routes.delete("/account/email", endpoint(client, handlers.removeEmailAddress));
   routes.get("/auth/sessions", endpoint(client, handlers.listSessions));
   routes.delete("/auth/sessions", endpoint(client, handlers.endSessions));
+  const mfaTypes = settings.mfa.supportedTypes;
+  routes.get("/account/authenticators", endpoint(client, handlers.listAuthenticators));
+  routes.post("/auth/2fa/authenticate", endpoint(client, handlers.authenticate2fa));
+  routes.post("/auth/2fa/reauthenticate", endpoint(client, handlers.reauthenticate2fa));
+  if (mfaTypes.includes("totp")) {
+    routes.get("/account/authenticators/totp", endpoint(client, handlers.getTotp));
+    routes.post("/account/authenticators/totp", endpoint(client, handlers.activateTotp));
+    routes.delete("/account/authenticators/totp", endpoint(client, handlers.deactivateTotp));
+  }
+  if (mfaTypes.includes("recovery_codes")) {
+    routes.get("/account/authenticators/recovery-codes", endpoint(client, handlers.getRecoveryCodes));
+    routes.post("/account/authenticators/recovery-codes", endpoint(client, handlers.regenerateRecoveryCodes));
+  }
+  if (mfaTypes.includes("webauthn")) {
+    routes.get("/account/authenticators/webauthn", endpoint(client, handlers.getWebAuthnCreationOptions));
+    routes.post("/account/authenticators/webauthn", endpoint(client, handlers.addWebAuthn));
+    routes.put("/account/authenticators/webauthn", endpoint(client, handlers.renameWebAuthn));
+    routes.delete("/account/authenticators/webauthn", endpoint(client, handlers.deleteWebAuthn));
+    routes.get("/auth/webauthn/authenticate", endpoint(client, handlers.getWebAuthnAuthenticateOptions));
+    routes.post("/auth/webauthn/authenticate", endpoint(client, handlers.authenticateWithWebAuthn));
+    routes.get("/auth/webauthn/reauthenticate", endpoint(client, handlers.getWebAuthnReauthenticateOptions));
+    routes.post("/auth/webauthn/reauthenticate", endpoint(client, handlers.reauthenticateWithWebAuthn));
+    if (settings.mfa.passkeyLoginEnabled) {
+      routes.get("/auth/webauthn/login", endpoint(client, handlers.getWebAuthnLoginOptions));
+      routes.post("/auth/webauthn/login", endpoint(client, handlers.loginWithWebAuthn));
+    }
+    if (settings.mfa.passkeySignupEnabled) {
+      routes.post("/auth/webauthn/signup", endpoint(client, handlers.startPasskeySignup));
+      routes.get("/auth/webauthn/signup", endpoint(client, handlers.getPasskeySignupOptions));
+      routes.put("/auth/webauthn/signup", endpoint(client, handlers.finishPasskeySignup));
+    }
+  }
   return routes;
 }

@@ -5,7 +5,7 @@ import { createIdentityTestClient, readLastCode, readLastLinkKey, type IdentityT
 import { createIdentityTestApp } from "./testing/test-app.ts";
 
 const password = "correct horse battery";
-const initialFlows = [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }];
+const initialFlows = [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }, { id: "mfa_login_webauthn" }];
 
 let testDatabase: TestDatabase;
 let now: Date;
@@ -43,6 +43,7 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
             password_reset_by_code_enabled: false,
             authentication_method: "email",
           },
+          mfa: { supported_types: ["totp", "recovery_codes", "webauthn"], passkey_login_enabled: true },
           usersessions: { track_activity: true },
         },
       });
@@ -212,7 +213,7 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
       await signUpAndVerify(setup, "anna@example.ch");
       const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }), { ip: "198.51.100.2" });
       const request = await browser.post("/auth/code/request", { email: "anna@example.ch" });
-      expect(request.body).toEqual({ status: 401, data: { flows: [{ id: "login" }, { id: "login_by_code", is_pending: true }, { id: "signup" }] }, meta: { is_authenticated: false } });
+      expect(request.body).toEqual({ status: 401, data: { flows: [{ id: "login" }, { id: "login_by_code", is_pending: true }, { id: "signup" }, { id: "mfa_login_webauthn" }] }, meta: { is_authenticated: false } });
       const [mail] = await listOutboxMails(testDatabase.database, { to: "anna@example.ch" });
       expect(mail?.subject).toBe("Your sign-in code for Atelier");
       const confirm = await browser.post("/auth/code/confirm", { code: await readLastCode(testDatabase.database, "anna@example.ch") });

@@ -115,9 +115,9 @@ describe("given an app client", () => {
     const session = await phone.get("/auth/session");
     expect(session.body.meta).toEqual({ is_authenticated: true });
     const logout = await phone.delete("/auth/session");
-    expect(logout.body).toEqual({ status: 401, data: { flows: [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }] }, meta: { is_authenticated: false } });
+    expect(logout.body).toEqual({ status: 401, data: { flows: [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }, { id: "mfa_login_webauthn" }] }, meta: { is_authenticated: false } });
     phone.sessionToken = token;
-    expect((await phone.get("/auth/session")).body).toEqual({ status: 410, data: { flows: [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }] }, meta: { is_authenticated: null } });
+    expect((await phone.get("/auth/session")).body).toEqual({ status: 410, data: { flows: [{ id: "login" }, { id: "login_by_code" }, { id: "signup" }, { id: "mfa_login_webauthn" }] }, meta: { is_authenticated: null } });
     phone.sessionToken = "garbage";
     expect((await phone.get("/config")).status).toBe(410);
   });
@@ -259,7 +259,7 @@ describe("given optional e-mail verification", () => {
   it("should sign in right after signup and refuse a taken address with email_taken", async () => {
     const app = createIdentityTestApp(testDatabase, { clock, environment: { ACCOUNT_EMAIL_VERIFICATION: "optional", ACCOUNT_LOGIN_BY_CODE_ENABLED: "false" } });
     const browser = createIdentityTestClient(app);
-    expect((await browser.get("/auth/session")).body.data.flows).toEqual([{ id: "login" }, { id: "signup" }]);
+    expect((await browser.get("/auth/session")).body.data.flows).toEqual([{ id: "login" }, { id: "signup" }, { id: "mfa_login_webauthn" }]);
     expect((await browser.post("/auth/signup", { email: "anna@example.ch", password })).body.data).toEqual({ user: expect.objectContaining({ email: "anna@example.ch" }), methods: [] });
     const other = createIdentityTestClient(app, { ip: "198.51.100.2" });
     expect((await other.post("/auth/signup", { email: "anna@example.ch", password })).body.errors).toEqual([{ message: "A user is already registered with this email address.", code: "email_taken", param: "email" }]);

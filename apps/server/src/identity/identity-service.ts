@@ -9,7 +9,7 @@ import type { Mailer, MailMessage } from "../mail/mailer.ts";
 import { createCodeStore } from "./codes.ts";
 import { createCsrfToken, setCsrfCookie } from "./csrf.ts";
 import { createAccountStore, isValidEmail, normalizeEmail, primaryEmailOf, serializeUser, type UserAccount } from "./email-addresses.ts";
-import { identityTimeouts, withoutExpiredPendingLogin, type AuthenticationRecord, type PendingState } from "./flows.ts";
+import { identityTimeouts, passkeyLoginOffered, withoutExpiredPendingLogin, type AuthenticationRecord, type PendingState } from "./flows.ts";
 import { AuthenticationRequiredError, ReauthenticationRequiredError, errorItem, IdentityInputError, IdentityStatusError, throwIfAny, type IdentityErrorItem } from "./identity-errors.ts";
 import { createIdentityLinks, identityMails } from "./identity-mail.ts";
 import { hashPassword, validateNewPassword, verifyPassword } from "./passwords.ts";
@@ -26,6 +26,8 @@ import {
   type IdentityResult,
 } from "./responses.ts";
 import { createSessionStore, type IdentityClient, type SessionState } from "./sessions.ts";
+import { createAuthenticatorStore, typesOf } from "./mfa/authenticator-store.ts";
+import { createMfaHandlers } from "./mfa/mfa-handlers.ts";
 
 export const sessionCookieName = "sessionid";
 /**
@@ -58,7 +60,7 @@ export type IdentityServiceOptions = {
 };
 
 /** What one request knows about its session; handlers change it through the service's functions only. */
-type IdentityRequest = {
+export type IdentityRequest = {
   c: Context;
   client: IdentityClient;
   now: Date;
@@ -71,7 +73,7 @@ type IdentityRequest = {
   rotateCsrf: boolean;
 };
 
-type Body = Record<string, unknown>;
+export type Body = Record<string, unknown>;
 
 const activityWriteIntervalMilliseconds = 60_000;
 
@@ -95,6 +97,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
   const codes = createCodeStore({ database, secretKey: configuration.secretKey });
   const limits = createIdentityRateLimits({ database, clock });
   const links = createIdentityLinks(configuration.publicOrigin);
+  const authenticators = createAuthenticatorStore({ database });
   let requestsSincePrune = 0;
 
   // ---- request plumbing -------------------------------------------------------------------------------------------
@@ -190,7 +193,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
     return c.json(body, result.status as 200);
   }
 
-  function toResult(request: IdentityRequest, error: unknown): IdentityResult {
+  async function toResult(request: IdentityRequest, error: unknown): Promise<IdentityResult> {
     if (error instanceof IdentityInputError) {
       return errorsResult(error.errors);
     }
@@ -201,7 +204,8 @@ export function createIdentityService(options: IdentityServiceOptions) {
       return unauthenticatedResult(settings, request.session?.pending ?? {});
     }
     if (error instanceof ReauthenticationRequiredError && request.account && request.session) {
-      return reauthenticationRequiredResult(settings, serializeUser(request.account), request.session.methods);
+      const types = typesOf((await authenticators.listByUser(request.account.id)).filter((authenticator) => settings.mfa.supportedTypes.includes(authenticator.type)));
+      return reauthenticationRequiredResult(settings, serializeUser(request.account), request.session.methods, types);
     }
     throw error;
   }
@@ -220,7 +224,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
       try {
         result = await handler(request);
       } catch (error) {
-        result = toResult(request, error);
+        result = await toResult(request, error);
       }
       requestsSincePrune += 1;
       if (requestsSincePrune >= 500) {
@@ -321,8 +325,8 @@ export function createIdentityService(options: IdentityServiceOptions) {
   }
 
   /** Signs the session in: a new token (and CSRF token), the user, fresh methods, no pending flow. */
-  async function signIn(request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | null): Promise<IdentityResult> {
-    const methods = record ? [record] : [];
+  async function signIn(request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | readonly AuthenticationRecord[] | null): Promise<IdentityResult> {
+    const methods: AuthenticationRecord[] = record === null ? [] : Array.isArray(record) ? [...(record as readonly AuthenticationRecord[])] : [record as AuthenticationRecord];
     if (request.session) {
       request.issuedToken = await sessions.rotate(request.session, { userId: account.id, methods, pending: {}, now: request.now, signedIn: true });
       request.session = { ...request.session, userId: account.id, methods, pending: {}, createdAt: request.now.toISOString(), lastSeenAt: request.now.toISOString() };
@@ -386,17 +390,41 @@ export function createIdentityService(options: IdentityServiceOptions) {
     return settings.emailVerification === "mandatory" && !account.emailAddresses.some((address) => address.verified);
   }
 
+  /**
+   * The last stages of a login (allauth's order: … → verify_email → mfa_authenticate → mfa_signup_webauthn): a passkey
+   * signup continues to `mfa_signup_webauthn`; a user with a TOTP or WebAuthn authenticator stops at
+   * `mfa_authenticate` (not after a passkey login, which already was two factors); everyone else is signed in.
+   */
+  async function afterVerification(request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | null, options: { passkeySignup?: boolean; passwordless?: boolean } = {}): Promise<IdentityResult> {
+    const email = primaryEmailOf(account) ?? "";
+    if (options.passkeySignup) {
+      await setPending(request, { ...currentPending(request), login: { stage: "mfa_signup_webauthn", userId: account.id, email, startedAt: request.now.getTime(), record, resendCount: 0 } });
+      return unauthenticatedResult(settings, currentPending(request));
+    }
+    if (!options.passwordless) {
+      const own = (await authenticators.listByUser(account.id)).filter((authenticator) => settings.mfa.supportedTypes.includes(authenticator.type));
+      if (own.some((authenticator) => authenticator.type === "totp" || authenticator.type === "webauthn")) {
+        await setPending(request, { ...currentPending(request), login: { stage: "mfa_authenticate", userId: account.id, email, startedAt: request.now.getTime(), record, resendCount: 0, types: typesOf(own) } });
+        return unauthenticatedResult(settings, currentPending(request));
+      }
+    }
+    return signIn(request, account, record);
+  }
+
   /** After credentials are proven: either sign in, or stop at the `verify_email` stage (mandatory verification). */
-  async function continueLogin(request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | null, options: { blockedMailIsError: boolean }): Promise<IdentityResult> {
+  async function continueLogin(request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | null, options: { blockedMailIsError: boolean; passkeySignup?: boolean; passwordless?: boolean }): Promise<IdentityResult> {
     if (!needsVerification(account)) {
-      return signIn(request, account, record);
+      return afterVerification(request, account, record, options);
     }
     const email = primaryEmailOf(account) ?? "";
     const sent = await sendEmailVerification(request, account.id, email);
     if (!sent && settings.emailVerificationByCodeEnabled && options.blockedMailIsError) {
       throw new IdentityInputError([errorItem("too_many_login_attempts")]);
     }
-    await setPending(request, { ...currentPending(request), login: { stage: "verify_email", userId: account.id, email, startedAt: request.now.getTime(), record, resendCount: 0 } });
+    await setPending(request, {
+      ...currentPending(request),
+      login: { stage: "verify_email", userId: account.id, email, startedAt: request.now.getTime(), record, resendCount: 0, ...(options.passkeySignup ? { passkeySignup: true } : {}) },
+    });
     return unauthenticatedResult(settings, currentPending(request));
   }
 
@@ -496,6 +524,31 @@ export function createIdentityService(options: IdentityServiceOptions) {
     return { account, email: stored.email, codeId: stored.id };
   }
 
+  /** A signup (with a password, or for a passkey signup without one): enumeration prevention, then the login stages. */
+  async function signUp(request: IdentityRequest, email: string, password: string | null): Promise<IdentityResult> {
+    if (request.account) {
+      throw new IdentityStatusError(409, "Already signed in.");
+    }
+    if (await accounts.isEmailInUse(email)) {
+      if (settings.emailVerification !== "mandatory") {
+        throw new IdentityInputError([errorItem("email_taken", "email")]);
+      }
+      // Enumeration prevention: answer as for a new account, tell the owner by mail, create nothing.
+      await sendMail(identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
+      const session = await ensureSession(request);
+      if (settings.emailVerificationByCodeEnabled) {
+        await codes.issueSessionCode({ purpose: "email_verification", sessionId: session.id, userId: null, email, now: request.now, lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds });
+      }
+      await setPending(request, { ...currentPending(request), login: { stage: "verify_email", userId: null, email, startedAt: request.now.getTime(), record: null, resendCount: 0 } });
+      return unauthenticatedResult(settings, currentPending(request));
+    }
+    const account = await accounts.createUser({ email, passwordHash: password === null ? null : await hashPassword(password), now: request.now });
+    if (settings.emailVerification === "optional") {
+      await sendEmailVerification(request, account.id, email);
+    }
+    return continueLogin(request, account, null, { blockedMailIsError: false, passkeySignup: password === null });
+  }
+
   // ---- endpoints --------------------------------------------------------------------------------------------------
 
   const handlers = {
@@ -509,6 +562,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
           password_reset_by_code_enabled: settings.passwordResetByCodeEnabled,
           authentication_method: "email",
         },
+        mfa: { supported_types: settings.mfa.supportedTypes, passkey_login_enabled: passkeyLoginOffered(settings) },
         usersessions: { track_activity: settings.trackUserSessionActivity },
       }),
 
@@ -566,27 +620,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         errors.push(...validateNewPassword(password, "password"));
       }
       throwIfAny(errors);
-      if (request.account) {
-        throw new IdentityStatusError(409, "Already signed in.");
-      }
-      if (await accounts.isEmailInUse(email)) {
-        if (settings.emailVerification !== "mandatory") {
-          throw new IdentityInputError([errorItem("email_taken", "email")]);
-        }
-        // Enumeration prevention: answer as for a new account, tell the owner by mail, create nothing.
-        await sendMail(identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
-        const session = await ensureSession(request);
-        if (settings.emailVerificationByCodeEnabled) {
-          await codes.issueSessionCode({ purpose: "email_verification", sessionId: session.id, userId: null, email, now: request.now, lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds });
-        }
-        await setPending(request, { ...currentPending(request), login: { stage: "verify_email", userId: null, email, startedAt: request.now.getTime(), record: null, resendCount: 0 } });
-        return unauthenticatedResult(settings, currentPending(request));
-      }
-      const account = await accounts.createUser({ email, passwordHash: await hashPassword(password), now: request.now });
-      if (settings.emailVerification === "optional") {
-        await sendEmailVerification(request, account.id, email);
-      }
-      return continueLogin(request, account, null, { blockedMailIsError: false });
+      return signUp(request, email, password);
     },
 
     reauthenticate: async (request: IdentityRequest): Promise<IdentityResult> => {
@@ -661,7 +695,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityInputError([errorItem("incorrect_code", "code")]);
       }
       await accounts.markEmailVerified(account.id, check.code.email);
-      return signIn(request, account, { method: "code", at: seconds(request.now), email: check.code.email });
+      return afterVerification(request, account, { method: "code", at: seconds(request.now), email: check.code.email });
     },
 
     resendLoginCode: async (request: IdentityRequest): Promise<IdentityResult> => {
@@ -700,7 +734,8 @@ export function createIdentityService(options: IdentityServiceOptions) {
         await setPending(request, { ...currentPending(request), login: undefined });
         const account = await accounts.findById(resolved.userId);
         if (settings.emailVerificationByCodeEnabled && account && account.isActive) {
-          return signIn(request, account, pending.record);
+          const passwordless = pending.record?.method === "mfa" && pending.record.passwordless === true;
+          return afterVerification(request, account, pending.record, { passkeySignup: pending.passkeySignup === true, passwordless });
         }
         // Link mode: allauth's ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION is off, so the stage ends without a sign-in.
         return unauthenticatedResult(settings, currentPending(request));
@@ -976,7 +1011,28 @@ export function createIdentityService(options: IdentityServiceOptions) {
   }
   const authenticatedUserCache = new WeakMap<Request, AuthenticatedUser | null>();
 
-  return { settings, handlers, endpoint, getAuthenticatedUser };
+  const mfaHandlers = createMfaHandlers({
+    configuration,
+    settings,
+    accounts,
+    authenticators,
+    limits,
+    sessions,
+    readBody,
+    stringField,
+    emailField,
+    requireAccount,
+    ensureSession,
+    setPending,
+    currentPending,
+    signIn,
+    continueLogin,
+    signUp,
+    consumeOr429,
+    authenticationResult,
+  });
+
+  return { settings, handlers: { ...handlers, ...mfaHandlers }, endpoint, getAuthenticatedUser };
 }
 
 export type IdentityService = ReturnType<typeof createIdentityService>;

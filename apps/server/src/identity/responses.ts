@@ -1,4 +1,4 @@
-import type { IdentityConfiguration } from "../config.ts";
+import type { AuthenticatorType, IdentityConfiguration } from "../config.ts";
 import type { SerializedUser } from "./email-addresses.ts";
 import { buildReauthenticationFlows, buildUnauthenticatedFlows, type AuthenticationRecord, type PendingState } from "./flows.ts";
 import type { IdentityErrorItem } from "./identity-errors.ts";
@@ -39,11 +39,16 @@ export function unauthenticatedResult(settings: IdentityConfiguration, pending: 
 }
 
 /** 401 for a signed-in user whose last authentication is too old for a sensitive action. */
-export function reauthenticationRequiredResult(settings: IdentityConfiguration, user: SerializedUser, methods: readonly AuthenticationRecord[]): IdentityResult {
+export function reauthenticationRequiredResult(settings: IdentityConfiguration, user: SerializedUser, methods: readonly AuthenticationRecord[], authenticatorTypes: readonly AuthenticatorType[] = []): IdentityResult {
   return {
     status: 401,
-    body: { status: 401, data: { user, methods: [...methods], flows: buildReauthenticationFlows(settings, user.has_usable_password) }, meta: { is_authenticated: true } },
+    body: { status: 401, data: { user, methods: [...methods], flows: buildReauthenticationFlows(settings, user.has_usable_password, authenticatorTypes) }, meta: { is_authenticated: true } },
   };
+}
+
+/** 401 of a stage endpoint called while its stage is not pending; allauth's `UnauthorizedResponse` sends `is_authenticated: null`. */
+export function stageNotPendingResult(settings: IdentityConfiguration, pending: PendingState): IdentityResult {
+  return { status: 401, body: { status: 401, data: { flows: buildUnauthenticatedFlows(settings, pending) }, meta: { is_authenticated: null } } };
 }
 
 /** 410 (app clients only): the session token is unknown or expired. allauth sends `is_authenticated: null` here. */

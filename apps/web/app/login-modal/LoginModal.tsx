@@ -16,6 +16,8 @@ import { authClient } from "../lib/auth.ts";
 import { DEFAULT_LOGIN_MODAL_DESCRIPTION, DEFAULT_LOGIN_MODAL_TITLE, useLoginModalStore } from "./login-modal-store.ts";
 import { validateLoginModalEmailStep } from "./login-modal-validation.ts";
 import { mergeAnonymousProgress } from "./merge-progress.ts";
+import { PasskeyLoginButton } from "../mfa/PasskeyLoginButton.tsx";
+import { usePasskeyLoginOffered } from "../mfa/mfa-settings.ts";
 
 async function finishSuccessfulLogin() {
   await mergeAnonymousProgress();
@@ -30,10 +32,13 @@ function handOverToPendingFlow() {
 
 function InitialStep() {
   const { options, goToStep } = useLoginModalStore();
+  const passkeyLoginOffered = usePasskeyLoginOffered();
   return (
     <div className="login-modal__step">
       <p>{options.description ?? DEFAULT_LOGIN_MODAL_DESCRIPTION}</p>
       <Button onClick={() => goToStep("email", "login")}>Continue with email</Button>
+      {/* As the other modal logins: merge the study progress and reload; a pending flow continues on its page. */}
+      {passkeyLoginOffered ? <PasskeyLoginButton onSignedIn={finishSuccessfulLogin} onPendingFlow={handOverToPendingFlow} /> : null}
     </div>
   );
 }

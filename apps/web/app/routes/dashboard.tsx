@@ -38,6 +38,9 @@ function DashboardContent() {
               <li>
                 <Link to="/account/sessions">Sessions</Link>
               </li>
+              <li>
+                <Link to="/account/2fa">Two-factor authentication</Link>
+              </li>
             </ul>
           </CardBody>
         </Card>

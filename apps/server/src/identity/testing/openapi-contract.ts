@@ -15,6 +15,7 @@ const genericResponseByStatus: Record<number, string> = {
   400: "#/components/schemas/ErrorResponse",
   401: "#/components/schemas/AuthenticationResponse",
   403: "#/components/schemas/ForbiddenResponse",
+  404: "#/components/responses/NotFound/content/application~1json/schema",
   409: "#/components/schemas/ConflictResponse",
   410: "#/components/schemas/SessionGoneResponse",
   429: "#/components/responses/TooManyRequests/content/application~1json/schema",
@@ -41,6 +42,15 @@ function applyDocumentedDeviations(document: Record<string, any>): void {
   const authenticationOrReauthentication = document.components.responses.AuthenticationOrReauthentication.content["application/json"].schema;
   authenticationOrReauthentication.anyOf = authenticationOrReauthentication.oneOf;
   delete authenticationOrReauthentication.oneOf;
+  // API.md §5.10: recovery codes are listed once (we store only their HMACs, see decision 0019); later views omit
+  // `unused_codes`, as allauth does with MFA_RECOVERY_CODES_SHOW_ONCE.
+  schemas.SensitiveRecoveryCodesAuthenticator.allOf[1].required = [];
+  // API.md §5.10: regenerating recovery codes answers 200 with the codes; the spec lists no 200.
+  document.paths["/_allauth/{client}/v1/account/authenticators/recovery-codes"].post.responses["200"] = { $ref: "#/components/responses/RecoveryCodes" };
+  // API.md §5.11: GET auth/webauthn/signup answers `creation_options` (the spec says request options).
+  document.paths["/_allauth/{client}/v1/auth/webauthn/signup"].get.responses["200"] = { $ref: "#/components/responses/WebAuthnCreationOptionsResponse" };
+  // openapi.yaml writes OptionalTimestamp as `nullable` beside a `$ref`, which ajv cannot compile: the same meaning, spelled out.
+  schemas.OptionalTimestamp = { type: "number", nullable: true };
   // API.md §2 quirk: 410 answers carry meta.is_authenticated = null.
   schemas.AuthenticationMeta.allOf[1].properties.is_authenticated = { type: "boolean", nullable: true };
 }

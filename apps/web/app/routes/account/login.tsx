@@ -10,11 +10,14 @@ import { LOGIN_UNEXPECTED_ERROR_MESSAGE, loginFailureMessages } from "../../acco
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { authClient } from "../../lib/auth.ts";
 import { accountPageMeta } from "../../account/account-meta.ts";
+import { PasskeyLoginButton } from "../../mfa/PasskeyLoginButton.tsx";
+import { usePasskeyLoginOffered } from "../../mfa/mfa-settings.ts";
 
 export const meta = accountPageMeta("Log in");
 
 function LoginForm() {
   const { loginByCodeEnabled } = useAccountSettings();
+  const passkeyLoginOffered = usePasskeyLoginOffered();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const form = useAllauthForm(LOGIN_UNEXPECTED_ERROR_MESSAGE);
@@ -47,6 +50,8 @@ function LoginForm() {
           {form.submitting ? "Logging in..." : "Log in"}
         </Button>
       </form>
+      {/* A 200 is a login: the redirector navigates (to ?next= or the dashboard). */}
+      {passkeyLoginOffered ? <PasskeyLoginButton /> : null}
       <ul className="account-links">
         <li>
           <Link to="/account/password/reset">Forgot your password?</Link>

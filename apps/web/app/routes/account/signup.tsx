@@ -30,6 +30,9 @@ function SignupForm() {
       <p>
         Already have an account? <Link to="/account/login">Log in here.</Link>
       </p>
+      <p>
+        <Link to="/account/signup/passkey">Sign up using a passkey</Link>
+      </p>
       <form className="account-form" onSubmit={handleSubmit} noValidate>
         <AccountFormField label="Email" type="email" name="email" autoComplete="email" required value={fields.email} onChange={update("email")} errors={form.errors.byParam.email} />
         <AccountFormField label="Password" type="password" name="password" autoComplete="new-password" required value={fields.password} onChange={update("password")} errors={form.errors.byParam.password} />

@@ -6,6 +6,16 @@ import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { authClient } from "../../lib/auth.ts";
+import { pathForPendingFlow } from "@atelier/auth";
+
+/** The page of the pending flow, or null (none, or a flow without a page). */
+function pendingFlowPath(result: Parameters<typeof pathForPendingFlow>[0]): string | null {
+  try {
+    return pathForPendingFlow(result);
+  } catch {
+    return null;
+  }
+}
 
 export const meta = accountPageMeta("Confirm your e-mail address");
 
@@ -39,7 +49,10 @@ export default function VerifyEmailKeyRoute() {
 
   const confirm = async (email: string) => {
     const result = await form.submit(() => authClient.verifyEmail({ key }));
-    if (result?.status === 200 || result?.status === 401) {
+    if (result?.status === 401 && pendingFlowPath(result) !== null) {
+      // A passkey sign-up goes on to create its passkey.
+      navigate(pendingFlowPath(result) ?? "/account/email");
+    } else if (result?.status === 200 || result?.status === 401) {
       navigate("/account/email");
     } else if (result?.status === 409 || result?.status === 400) {
       setKeyState({ state: "already-confirmed", email });

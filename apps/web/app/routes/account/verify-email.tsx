@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
+import { pathForPendingFlow } from "@atelier/auth";
 import { useAuthStatus } from "@atelier/auth/react";
 import { Button } from "@atelier/ui";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
@@ -8,6 +9,15 @@ import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAccountSettings } from "../../account/auth-hooks.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { authClient } from "../../lib/auth.ts";
+
+/** The page of the pending flow, or null (none, or a flow without a page). */
+function pendingFlowPath(result: Parameters<typeof pathForPendingFlow>[0]): string | null {
+  try {
+    return pathForPendingFlow(result);
+  } catch {
+    return null;
+  }
+}
 
 export const meta = accountPageMeta("Confirm your e-mail address");
 
@@ -21,7 +31,9 @@ function VerifyEmailByCode() {
     const result = await form.submit(() => authClient.verifyEmail({ key: code }));
     // 200 and 401 are both a success (spec 4.3). A 200 that completes a sign-up is a login: the redirector takes
     // the visitor to the dashboard; an address added by a signed-in user goes back to the address list.
-    if (result?.status === 401 || (result?.status === 200 && wasAuthenticated)) navigate("/account/email");
+    // A 401 with a pending flow (a passkey sign-up goes on to create its passkey) continues on that flow's page.
+    if (result?.status === 401) navigate(pendingFlowPath(result) ?? "/account/email");
+    else if (result?.status === 200 && wasAuthenticated) navigate("/account/email");
   };
   const resend = async () => {
     await form.submit(() => authClient.resendEmailVerification());

@@ -1,0 +1,123 @@
+import { randomInt } from "node:crypto";
+import type { AuthenticatorType } from "../../config.ts";
+import type { AtelierDatabase } from "../../database/open-database.ts";
+import type { IdentityAuthenticatorTable } from "../../database/schema.ts";
+import { authenticatorTypeOrder } from "../flows.ts";
+
+export type TotpData = { encryptedSecret: string; lastStep: number };
+export type RecoveryCodesData = { hashes: string[]; used: boolean[]; /** The codes, encrypted, until they are shown once. */ unshown: string | null };
+export type WebAuthnData = { publicKey: string; counter: number; transports: string[]; passwordless: boolean | null; userHandle: string };
+
+export type StoredAuthenticator =
+  | (Base & { type: "totp"; data: TotpData })
+  | (Base & { type: "recovery_codes"; data: RecoveryCodesData })
+  | (Base & { type: "webauthn"; data: WebAuthnData });
+
+type Base = { id: string; number: number; userId: string; name: string | null; credentialId: string | null; createdAt: string; lastUsedAt: string | null };
+
+function toAuthenticator(row: IdentityAuthenticatorTable): StoredAuthenticator {
+  return {
+    id: row.id,
+    number: Number(row.number),
+    userId: row.user_id,
+    type: row.type,
+    name: row.name,
+    credentialId: row.credential_id,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    data: JSON.parse(row.data_json),
+  } as StoredAuthenticator;
+}
+
+function epochSeconds(iso: string | null): number | null {
+  return iso === null ? null : new Date(iso).getTime() / 1_000;
+}
+
+/** allauth's serialization of an authenticator (never the recovery codes themselves). */
+export function serializeAuthenticator(authenticator: StoredAuthenticator): Record<string, unknown> {
+  const base = { type: authenticator.type, created_at: epochSeconds(authenticator.createdAt), last_used_at: epochSeconds(authenticator.lastUsedAt) };
+  if (authenticator.type === "recovery_codes") {
+    return { ...base, total_code_count: authenticator.data.hashes.length, unused_code_count: authenticator.data.used.filter((used) => !used).length };
+  }
+  if (authenticator.type === "webauthn") {
+    return { ...base, id: authenticator.number, name: authenticator.name ?? "", ...(authenticator.data.passwordless === null ? {} : { is_passwordless: authenticator.data.passwordless }) };
+  }
+  return base;
+}
+
+/** The types a user has, in allauth's enum order (for `types` of the MFA flows). */
+export function typesOf(authenticators: readonly StoredAuthenticator[]): AuthenticatorType[] {
+  return authenticatorTypeOrder.filter((type) => authenticators.some((authenticator) => authenticator.type === type));
+}
+
+/**
+ * The `identity_authenticator` table.
+ *
+ * @example
+ * const list = await store.listByUser(userId);
+ */
+export function createAuthenticatorStore(options: { database: AtelierDatabase }) {
+  const { database } = options;
+  return {
+    async listByUser(userId: string): Promise<StoredAuthenticator[]> {
+      const rows = await database.selectFrom("identity_authenticator").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("number").execute();
+      // Creation order; recovery codes are made right after the factor they back up, so they come after it on a tie.
+      return rows.map(toAuthenticator).sort((left, right) => left.createdAt.localeCompare(right.createdAt) || Number(left.type === "recovery_codes") - Number(right.type === "recovery_codes"));
+    },
+
+    async findByCredentialId(credentialId: string): Promise<StoredAuthenticator | null> {
+      const row = await database.selectFrom("identity_authenticator").selectAll().where("credential_id", "=", credentialId).where("type", "=", "webauthn").executeTakeFirst();
+      return row ? toAuthenticator(row) : null;
+    },
+
+    async create(input: { userId: string; type: AuthenticatorType; name?: string | null; credentialId?: string | null; data: unknown; now: Date }): Promise<StoredAuthenticator> {
+      const row: IdentityAuthenticatorTable = {
+        id: crypto.randomUUID(),
+        number: randomInt(1, 2 ** 31 - 1),
+        user_id: input.userId,
+        type: input.type,
+        name: input.name ?? null,
+        credential_id: input.credentialId ?? null,
+        data_json: JSON.stringify(input.data),
+        created_at: input.now.toISOString(),
+        last_used_at: null,
+      };
+      await database.insertInto("identity_authenticator").values(row).execute();
+      return toAuthenticator(row);
+    },
+
+    async saveData(id: string, data: unknown): Promise<void> {
+      await database.updateTable("identity_authenticator").set({ data_json: JSON.stringify(data) }).where("id", "=", id).execute();
+    },
+
+    /**
+     * Replaces the data only if it is still `expected` (compare-and-set): two requests with the same TOTP code or
+     * recovery code cannot both succeed.
+     */
+    async swapData(id: string, expected: unknown, next: unknown, now: Date): Promise<boolean> {
+      const result = await database
+        .updateTable("identity_authenticator")
+        .set({ data_json: JSON.stringify(next), last_used_at: now.toISOString() })
+        .where("id", "=", id)
+        .where("data_json", "=", JSON.stringify(expected))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async markUsed(id: string, now: Date): Promise<void> {
+      await database.updateTable("identity_authenticator").set({ last_used_at: now.toISOString() }).where("id", "=", id).execute();
+    },
+
+    async rename(id: string, name: string): Promise<void> {
+      await database.updateTable("identity_authenticator").set({ name }).where("id", "=", id).execute();
+    },
+
+    async delete(ids: readonly string[]): Promise<void> {
+      if (ids.length > 0) {
+        await database.deleteFrom("identity_authenticator").where("id", "in", [...ids]).execute();
+      }
+    },
+  };
+}
+
+export type AuthenticatorStore = ReturnType<typeof createAuthenticatorStore>;

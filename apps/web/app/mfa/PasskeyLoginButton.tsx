@@ -1,0 +1,51 @@
+import { useState } from "react";
+import { Button } from "@atelier/ui";
+import { getWebAuthnCredential, type AuthenticatedResponse } from "@atelier/auth";
+import { FormGeneralErrors } from "../account/AccountFormField.tsx";
+import { useAllauthForm } from "../account/use-allauth-form.ts";
+import { authClient } from "../lib/auth.ts";
+import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+
+export const PASSKEY_LOGIN_FAILED_MESSAGE = "Signing in with a passkey failed. Please try again.";
+
+export interface PasskeyLoginButtonProps {
+  /** After a 200 (signed in). Without it, the redirector navigates on the login event. */
+  onSignedIn?: (result: AuthenticatedResponse) => void | Promise<void>;
+  /** After a 401 with a pending flow (e.g. e-mail verification): the redirector opens its page. */
+  onPendingFlow?: () => void;
+}
+
+/** 'Sign in with a passkey': `GET auth/webauthn/login`, `navigator.credentials.get`, `POST auth/webauthn/login`. */
+export function PasskeyLoginButton({ onSignedIn, onPendingFlow }: PasskeyLoginButtonProps) {
+  const form = useAllauthForm(PASSKEY_LOGIN_FAILED_MESSAGE);
+  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+  const signIn = async () => {
+    setWebAuthnError(undefined);
+    const result = await form.submit(async () => {
+      const options = await authClient.getWebAuthnLoginOptions();
+      if (options.status !== 200) return options;
+      let credential;
+      try {
+        credential = await getWebAuthnCredential(options.data.request_options);
+      } catch (error) {
+        console.error(error);
+        setWebAuthnError(webAuthnErrorMessage(error));
+        return { status: 0 as const };
+      }
+      return authClient.loginWithWebAuthn({ credential });
+    });
+    if (!result) return;
+    if (result.status === 200 && "data" in result && "user" in result.data) await onSignedIn?.(result as AuthenticatedResponse);
+    else if (result.status === 401) onPendingFlow?.();
+    else if (result.status !== 0 && !("errors" in result && result.errors?.length)) form.setErrors({ byParam: {}, general: [PASSKEY_LOGIN_FAILED_MESSAGE] });
+  };
+  const errors = [...(webAuthnError ? [webAuthnError] : []), ...form.errors.general, ...Object.values(form.errors.byParam).flat()];
+  return (
+    <div className="passkey-login">
+      <Button type="button" variant="secondary" onClick={signIn} disabled={form.submitting}>
+        {form.submitting ? "Waiting for your passkey..." : "Sign in with a passkey"}
+      </Button>
+      <FormGeneralErrors errors={errors} />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { TotpActivatePage } from "./TotpActivatePage.tsx";
+import type { MfaClient } from "./use-authenticators.ts";
+
+afterEach(cleanup);
+
+const secret = "J6XBQ5BAGCQ7ETQNEWJPKR4WYCG3ZQXS";
+const totpUrl = `otpauth://totp/Atelier:ada%40example.org?secret=${secret}&issuer=Atelier`;
+const activeTotp = { type: "totp" as const, created_at: 1_700_000_000, last_used_at: null };
+
+function fakeClient(overrides: Partial<Pick<MfaClient, "getTotpAuthenticator" | "activateTotp">> = {}) {
+  return {
+    getTotpAuthenticator: vi.fn<MfaClient["getTotpAuthenticator"]>(async () => ({ status: 404, meta: { secret, totp_url: totpUrl } })),
+    activateTotp: vi.fn<MfaClient["activateTotp"]>(async () => ({ status: 200, data: activeTotp, meta: undefined })),
+    ...overrides,
+  };
+}
+
+function renderPage(client: ReturnType<typeof fakeClient>) {
+  render(
+    <MemoryRouter initialEntries={["/account/2fa/totp/activate"]}>
+      <Routes>
+        <Route path="/account/2fa/totp/activate" element={<TotpActivatePage client={client} />} />
+        <Route path="/account/2fa" element={<p>Two-factor overview</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+describe("given the TOTP activation page", () => {
+  it("should draw the otpauth URL as a QR code and show the secret as text", async () => {
+    renderPage(fakeClient());
+    const qrCode = await screen.findByRole("img", { name: "QR code to scan with your authenticator app" });
+    const source = decodeURIComponent(qrCode.getAttribute("src") ?? "");
+    expect(source.startsWith("data:image/svg+xml;charset=utf-8,<svg")).toBe(true);
+    expect(screen.getByText(secret).tagName).toBe("CODE");
+  });
+
+  it("should submit the code and go back to the overview once active", async () => {
+    const client = fakeClient();
+    renderPage(client);
+    fireEvent.change(await screen.findByLabelText("Authenticator code"), { target: { value: " 123456 " } });
+    fireEvent.click(screen.getByRole("button", { name: "Activate" }));
+    expect(await screen.findByText("Two-factor overview")).toBeTruthy();
+    expect(client.activateTotp).toHaveBeenCalledWith({ code: "123456" });
+  });
+
+  it("should show the server's error under the field for a wrong code", async () => {
+    const client = fakeClient({
+      activateTotp: vi.fn<MfaClient["activateTotp"]>(async () => ({ status: 400, errors: [{ message: "Incorrect code.", code: "incorrect_code", param: "code" }] })),
+    });
+    renderPage(client);
+    fireEvent.change(await screen.findByLabelText("Authenticator code"), { target: { value: "000000" } });
+    fireEvent.click(screen.getByRole("button", { name: "Activate" }));
+    expect(await screen.findByText("Incorrect code.")).toBeTruthy();
+  });
+
+  it("should not submit an empty code", async () => {
+    const client = fakeClient();
+    renderPage(client);
+    fireEvent.click(await screen.findByRole("button", { name: "Activate" }));
+    expect(await screen.findByText("Enter the code your app shows.")).toBeTruthy();
+    expect(client.activateTotp).not.toHaveBeenCalled();
+  });
+
+  it("should say so when the app is already active", async () => {
+    renderPage(fakeClient({ getTotpAuthenticator: vi.fn<MfaClient["getTotpAuthenticator"]>(async () => ({ status: 200, data: activeTotp, meta: undefined })) }));
+    expect(await screen.findByText("The authenticator app is already active.")).toBeTruthy();
+  });
+
+  it("should explain a 409 (unverified e-mail address)", async () => {
+    const message = "You cannot activate two-factor authentication until you have verified your email address.";
+    renderPage(fakeClient({ getTotpAuthenticator: vi.fn<MfaClient["getTotpAuthenticator"]>(async () => ({ status: 409, errors: [{ message, code: "unverified_email" }] })) }));
+    await waitFor(() => expect(screen.getByRole("alert").textContent).toBe(message));
+  });
+});

@@ -1,0 +1,46 @@
+import { useState } from "react";
+import { Button } from "@atelier/ui";
+import { getWebAuthnCredential } from "@atelier/auth";
+import { FormGeneralErrors } from "../account/AccountFormField.tsx";
+import { AccountPage } from "../account/AccountPage.tsx";
+import { useAllauthForm } from "../account/use-allauth-form.ts";
+import { authClient } from "../lib/auth.ts";
+import { SecondFactorAlternatives } from "./SecondFactorAlternatives.tsx";
+import type { SecondFactorStep } from "./second-factor-flows.ts";
+import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+
+/**
+ * The second-factor step with a security key: `GET auth/webauthn/{authenticate|reauthenticate}` for the request
+ * options, the browser's `navigator.credentials.get`, then `POST` the credential's JSON.
+ */
+export function WebAuthnStepPage({ step }: { step: SecondFactorStep }) {
+  const form = useAllauthForm();
+  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+
+  const useKey = async () => {
+    setWebAuthnError(undefined);
+    await form.submit(async () => {
+      const options = step === "authenticate" ? await authClient.getWebAuthnAuthenticateOptions() : await authClient.getWebAuthnReauthenticateOptions();
+      if (options.status !== 200) return options;
+      let credential;
+      try {
+        credential = await getWebAuthnCredential(options.data.request_options);
+      } catch (error) {
+        console.error(error);
+        setWebAuthnError(webAuthnErrorMessage(error));
+        return { status: 0 as const };
+      }
+      return step === "authenticate" ? authClient.authenticateWithWebAuthn({ credential }) : authClient.reauthenticateWithWebAuthn({ credential });
+    });
+  };
+
+  return (
+    <AccountPage title={step === "authenticate" ? "Two-factor authentication" : "Confirm it is you"} lead="Use your security key or passkey when your browser asks for it.">
+      <FormGeneralErrors errors={webAuthnError ? [webAuthnError, ...form.errors.general] : form.errors.general} />
+      <Button onClick={useKey} disabled={form.submitting}>
+        {form.submitting ? "Waiting for your key..." : "Use security key"}
+      </Button>
+      <SecondFactorAlternatives step={step} current="webauthn" />
+    </AccountPage>
+  );
+}

@@ -1,0 +1,13 @@
+import { AnonymousRoute } from "@atelier/auth/react";
+import { accountPageMeta } from "../../account/account-meta.ts";
+import { CodeStepPage } from "../../mfa/CodeStepPage.tsx";
+
+export const meta = accountPageMeta("Two-factor authentication");
+
+export default function Route() {
+  return (
+    <AnonymousRoute>
+      <CodeStepPage step="authenticate" type="recovery_codes" />
+    </AnonymousRoute>
+  );
+}

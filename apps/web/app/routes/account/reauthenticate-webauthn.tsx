@@ -1,0 +1,14 @@
+import { ProtectedRoute } from "@atelier/auth/react";
+import { accountPageMeta } from "../../account/account-meta.ts";
+import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
+import { WebAuthnStepPage } from "../../mfa/WebAuthnStepPage.tsx";
+
+export const meta = accountPageMeta("Confirm it is you");
+
+export default function Route() {
+  return (
+    <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
+      <WebAuthnStepPage step="reauthenticate" />
+    </ProtectedRoute>
+  );
+}

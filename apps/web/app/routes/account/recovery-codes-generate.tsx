@@ -1,0 +1,14 @@
+import { ProtectedRoute } from "@atelier/auth/react";
+import { accountPageMeta } from "../../account/account-meta.ts";
+import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
+import { GenerateRecoveryCodesPage } from "../../mfa/RecoveryCodesPage.tsx";
+
+export const meta = accountPageMeta("Generate recovery codes");
+
+export default function Route() {
+  return (
+    <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
+      <GenerateRecoveryCodesPage />
+    </ProtectedRoute>
+  );
+}
