@@ -15,6 +15,7 @@ import { LoginModal } from "./login-modal/LoginModal.tsx";
 import { SignOutDialog } from "./components/UserMenu.tsx";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
+import { flowsOf } from "./mfa/second-factor-flows.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
 const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) => {
@@ -32,9 +33,7 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
 const secondFactorPreference: AuthenticatorType[] = ["webauthn", "totp", "recovery_codes"];
 
 function preferStrongestSecondFactor(target: string, response: AuthenticationResponse | undefined): string {
-  const data = response?.data;
-  const flows = data !== undefined && "flows" in data ? data.flows : [];
-  const flow = flows.find((candidate) => (candidate.id === "mfa_authenticate" || candidate.id === "mfa_reauthenticate") && candidate.types?.length);
+  const flow = flowsOf(response).find((candidate) => (candidate.id === "mfa_authenticate" || candidate.id === "mfa_reauthenticate") && candidate.types?.length);
   if (!flow?.types || !target.startsWith(pathForFlow(flow))) return target;
   const preferred = secondFactorPreference.find((type) => flow.types?.includes(type));
   return preferred ? target.replace(pathForFlow(flow), pathForFlow(flow, preferred)) : target;

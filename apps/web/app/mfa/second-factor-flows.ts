@@ -14,7 +14,8 @@ export function secondFactorPath(step: SecondFactorStep, type: AuthenticatorType
   return `/account/${step}/${type === "recovery_codes" ? "recovery-codes" : type}`;
 }
 
-function flowsOf(response: ReturnType<typeof useAuthStatus>["response"]): Flow[] {
+/** The flows of an authentication answer (401s list them; a signed-in 200 has none). */
+export function flowsOf(response: ReturnType<typeof useAuthStatus>["response"]): Flow[] {
   const data = response?.data;
   return data !== undefined && "flows" in data ? data.flows : [];
 }

@@ -8,16 +8,14 @@ import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { authClient } from "../../lib/auth.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import { Link, useSearchParams } from "react-router";
-import { AUTHENTICATOR_TYPE_LABELS, secondFactorPath } from "../../mfa/second-factor-flows.ts";
+import { AUTHENTICATOR_TYPE_LABELS, flowsOf, secondFactorPath } from "../../mfa/second-factor-flows.ts";
 
 /** The user's second factors, offered beside the password (the reauthentication 401 lists them as mfa_reauthenticate). */
 function SecondFactorOptions() {
   const { response } = useAuthStatus();
   const [searchParams] = useSearchParams();
   const next = searchParams.get("next");
-  const data = response?.data;
-  const flows = data !== undefined && "flows" in data ? data.flows : [];
-  const types = (flows.find((flow) => flow.id === "mfa_reauthenticate")?.types ?? []).filter((type) => Object.hasOwn(AUTHENTICATOR_TYPE_LABELS, type));
+  const types = (flowsOf(response).find((flow) => flow.id === "mfa_reauthenticate")?.types ?? []).filter((type) => Object.hasOwn(AUTHENTICATOR_TYPE_LABELS, type));
   if (types.length === 0) return null;
   return (
     <ul className="account-links" aria-label="Other methods">
