@@ -70,7 +70,12 @@ describe("given no environment variables", () => {
         relyingPartyOrigin: "http://localhost:3000",
         relyingPartyName: "Atelier",
       },
+      socialProviders: [],
     });
+  });
+
+  it("should start the local OpenID provider on a free port", () => {
+    expect(configuration.localOpenIdProvider).toEqual({ port: 0 });
   });
 });
 
@@ -125,6 +130,7 @@ describe("given explicit settings", () => {
         relyingPartyOrigin: "https://atelier.example.ch",
         relyingPartyName: "Atelier",
       },
+      socialProviders: [],
     });
   });
 
@@ -219,6 +225,45 @@ describe("given production", () => {
       expect.stringContaining("missing: basic_month, basic_year, plus_year, studio_month, studio_year"),
     ]);
     expect(captureConfigurationProblems({ ...completeProductionEnvironment, STRIPE_API_HOST: "127.0.0.1" })).toEqual([expect.stringContaining("STRIPE_API_HOST")]);
+  });
+});
+
+describe("given third-party sign-in settings", () => {
+  it("should read the Google and GitHub presets and a generic OpenID Connect provider", () => {
+    const configuration = loadConfiguration({
+      GOOGLE_CLIENT_ID: "123.apps.googleusercontent.com",
+      GOOGLE_CLIENT_SECRET: "google-secret",
+      GITHUB_CLIENT_ID: "Iv1.github",
+      GITHUB_CLIENT_SECRET: "github-secret",
+      OIDC_PROVIDER_ID: "keycloak",
+      OIDC_PROVIDER_NAME: "Clarens ID",
+      OIDC_ISSUER: "https://id.example.ch/realms/atelier/",
+      OIDC_CLIENT_ID: "atelier",
+      OIDC_CLIENT_SECRET: "keycloak-secret",
+      LOCAL_OIDC_PROVIDER: "false",
+    });
+    expect(configuration.identity.socialProviders).toEqual([
+      { kind: "openid_connect", id: "google", name: "Google", issuer: "https://accounts.google.com", clientId: "123.apps.googleusercontent.com", clientSecret: "google-secret" },
+      { kind: "github", id: "github", name: "GitHub", clientId: "Iv1.github", clientSecret: "github-secret" },
+      { kind: "openid_connect", id: "keycloak", name: "Clarens ID", issuer: "https://id.example.ch/realms/atelier", clientId: "atelier", clientSecret: "keycloak-secret" },
+    ]);
+    expect(configuration.localOpenIdProvider).toBeNull();
+  });
+
+  it("should name a half-configured provider and a taken provider id", () => {
+    expect(captureConfigurationProblems({ GOOGLE_CLIENT_ID: "123" })).toEqual(["Set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to offer sign-in with Google, or neither."]);
+    expect(captureConfigurationProblems({ OIDC_ISSUER: "https://id.example.ch" })).toEqual([expect.stringContaining("needs all of OIDC_PROVIDER_ID, OIDC_PROVIDER_NAME, OIDC_ISSUER")]);
+    expect(
+      captureConfigurationProblems({ OIDC_PROVIDER_ID: "local", OIDC_PROVIDER_NAME: "Mine", OIDC_ISSUER: "https://id.example.ch", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" }),
+    ).toEqual([expect.stringContaining("OIDC_PROVIDER_ID cannot be local")]);
+  });
+
+  it("should keep the local provider off in production and refuse it when asked for", () => {
+    expect(loadConfiguration(completeProductionEnvironment).localOpenIdProvider).toBeNull();
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, LOCAL_OIDC_PROVIDER: "true" })).toEqual([expect.stringContaining("LOCAL_OIDC_PROVIDER is true")]);
+    expect(captureConfigurationProblems({ ...completeProductionEnvironment, OIDC_PROVIDER_ID: "dex", OIDC_PROVIDER_NAME: "Dex", OIDC_ISSUER: "http://dex.internal", OIDC_CLIENT_ID: "a", OIDC_CLIENT_SECRET: "b" })).toEqual([
+      "OIDC_ISSUER must be an https:// address in production.",
+    ]);
   });
 });
 

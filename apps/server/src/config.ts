@@ -34,7 +34,28 @@ export type IdentityConfiguration = {
   reauthenticationTimeoutSeconds: number;
   /** Second factors and passkeys (allauth's `MFA_*` settings); `GET /config` shows them as `mfa`. */
   mfa: MfaConfiguration;
+  /**
+   * Third-party sign-in (allauth's `SOCIALACCOUNT_PROVIDERS`), in `GET /config` as `socialaccount.providers`. The local
+   * development provider joins this list once it listens (see `localOpenIdProvider`).
+   */
+  socialProviders: SocialProviderConfiguration[];
 };
+
+/**
+ * One third-party provider: any OpenID Connect provider by issuer (Google is a preset of this), or GitHub, which is
+ * OAuth 2 with its user API rather than OpenID Connect.
+ */
+export type SocialProviderConfiguration =
+  | { kind: "openid_connect"; id: string; name: string; issuer: string; clientId: string; clientSecret: string }
+  | { kind: "github"; id: "github"; name: "GitHub"; clientId: string; clientSecret: string };
+
+/** The local OpenID provider the server starts on loopback in development and tests; `port` 0 picks a free one. */
+export type LocalOpenIdProviderConfiguration = { port: number };
+
+export const googleIssuer = "https://accounts.google.com";
+
+/** Provider ids the presets and the local provider use; a generic provider must pick another. */
+export const reservedSocialProviderIds = ["google", "github", "local"] as const;
 
 export type AuthenticatorType = "recovery_codes" | "totp" | "webauthn";
 
@@ -89,6 +110,8 @@ export type Configuration = {
   trustProxy: boolean;
   identity: IdentityConfiguration;
   billing: BillingConfiguration;
+  /** `null` when off (always in production). */
+  localOpenIdProvider: LocalOpenIdProviderConfiguration | null;
 };
 
 /**
@@ -210,6 +233,17 @@ const environmentSchema = v.object({
   STRIPE_API_HOST: v.optional(v.string()),
   STRIPE_API_PORT: v.optional(integerText("STRIPE_API_PORT", 1, 65_535)),
   STRIPE_API_PROTOCOL: v.optional(v.picklist(["http", "https"], "STRIPE_API_PROTOCOL must be http or https.")),
+  GOOGLE_CLIENT_ID: v.optional(v.string()),
+  GOOGLE_CLIENT_SECRET: v.optional(v.string()),
+  GITHUB_CLIENT_ID: v.optional(v.string()),
+  GITHUB_CLIENT_SECRET: v.optional(v.string()),
+  OIDC_PROVIDER_ID: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "OIDC_PROVIDER_ID must be a short lowercase id such as keycloak (letters, digits and dashes)."))),
+  OIDC_PROVIDER_NAME: v.optional(v.string()),
+  OIDC_ISSUER: v.optional(urlText("OIDC_ISSUER", "https://id.example.org/realms/atelier")),
+  OIDC_CLIENT_ID: v.optional(v.string()),
+  OIDC_CLIENT_SECRET: v.optional(v.string()),
+  LOCAL_OIDC_PROVIDER: v.optional(booleanText("LOCAL_OIDC_PROVIDER")),
+  LOCAL_OIDC_PORT: v.optional(integerText("LOCAL_OIDC_PORT", 0, 65_535), "0"),
 });
 
 type ParsedEnvironment = v.InferOutput<typeof environmentSchema>;
@@ -247,6 +281,7 @@ function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
     problems.push("Set both ANALYTICS_SCRIPT_URL and ANALYTICS_DOMAIN to turn analytics on, or neither to keep it off.");
   }
   problems.push(...findBillingProblems(parsed));
+  problems.push(...findSocialProviderProblems(parsed));
   if (!isProduction) {
     return problems;
   }
@@ -277,7 +312,54 @@ function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
   if (parsed.STRIPE_API_HOST || parsed.STRIPE_API_PORT !== undefined || parsed.STRIPE_API_PROTOCOL) {
     problems.push("STRIPE_API_HOST, STRIPE_API_PORT and STRIPE_API_PROTOCOL point the Stripe SDK at a test server; production must talk to Stripe itself, so leave them unset.");
   }
+  if (parsed.LOCAL_OIDC_PROVIDER === true) {
+    problems.push("LOCAL_OIDC_PROVIDER is true, but the local OpenID provider signs in anyone as anyone; production must use real providers (GOOGLE_*, GITHUB_* or OIDC_*), so leave it unset.");
+  }
+  if (parsed.OIDC_ISSUER && !parsed.OIDC_ISSUER.startsWith("https:")) {
+    problems.push("OIDC_ISSUER must be an https:// address in production.");
+  }
   return problems;
+}
+
+function findSocialProviderProblems(parsed: ParsedEnvironment): string[] {
+  const problems: string[] = [];
+  for (const [label, clientId, clientSecret] of [
+    ["GOOGLE", parsed.GOOGLE_CLIENT_ID, parsed.GOOGLE_CLIENT_SECRET],
+    ["GITHUB", parsed.GITHUB_CLIENT_ID, parsed.GITHUB_CLIENT_SECRET],
+  ] as const) {
+    if (Boolean(clientId) !== Boolean(clientSecret)) {
+      problems.push(`Set both ${label}_CLIENT_ID and ${label}_CLIENT_SECRET to offer sign-in with ${label === "GOOGLE" ? "Google" : "GitHub"}, or neither.`);
+    }
+  }
+  const genericValues = [parsed.OIDC_PROVIDER_ID, parsed.OIDC_PROVIDER_NAME, parsed.OIDC_ISSUER, parsed.OIDC_CLIENT_ID, parsed.OIDC_CLIENT_SECRET];
+  if (genericValues.some(Boolean) && !genericValues.every(Boolean)) {
+    problems.push("An OpenID Connect provider needs all of OIDC_PROVIDER_ID, OIDC_PROVIDER_NAME, OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, or none of them.");
+  }
+  if (parsed.OIDC_PROVIDER_ID && (reservedSocialProviderIds as readonly string[]).includes(parsed.OIDC_PROVIDER_ID)) {
+    problems.push(`OIDC_PROVIDER_ID cannot be ${parsed.OIDC_PROVIDER_ID}: ${reservedSocialProviderIds.join(", ")} are taken by the presets and the local provider.`);
+  }
+  return problems;
+}
+
+function toSocialProviders(parsed: ParsedEnvironment): SocialProviderConfiguration[] {
+  const providers: SocialProviderConfiguration[] = [];
+  if (parsed.GOOGLE_CLIENT_ID && parsed.GOOGLE_CLIENT_SECRET) {
+    providers.push({ kind: "openid_connect", id: "google", name: "Google", issuer: googleIssuer, clientId: parsed.GOOGLE_CLIENT_ID, clientSecret: parsed.GOOGLE_CLIENT_SECRET });
+  }
+  if (parsed.GITHUB_CLIENT_ID && parsed.GITHUB_CLIENT_SECRET) {
+    providers.push({ kind: "github", id: "github", name: "GitHub", clientId: parsed.GITHUB_CLIENT_ID, clientSecret: parsed.GITHUB_CLIENT_SECRET });
+  }
+  if (parsed.OIDC_PROVIDER_ID && parsed.OIDC_PROVIDER_NAME && parsed.OIDC_ISSUER && parsed.OIDC_CLIENT_ID && parsed.OIDC_CLIENT_SECRET) {
+    providers.push({
+      kind: "openid_connect",
+      id: parsed.OIDC_PROVIDER_ID,
+      name: parsed.OIDC_PROVIDER_NAME,
+      issuer: parsed.OIDC_ISSUER.replace(/\/+$/, ""),
+      clientId: parsed.OIDC_CLIENT_ID,
+      clientSecret: parsed.OIDC_CLIENT_SECRET,
+    });
+  }
+  return providers;
 }
 
 function billingProviderOf(parsed: ParsedEnvironment): "dev" | "stripe" {
@@ -341,8 +423,10 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
         relyingPartyOrigin: new URL(parsed.WEBAUTHN_RP_ORIGIN ?? publicOrigin).origin,
         relyingPartyName: "Atelier",
       },
+      socialProviders: toSocialProviders(parsed),
     },
     billing: toBillingConfiguration(parsed),
+    localOpenIdProvider: (parsed.LOCAL_OIDC_PROVIDER ?? parsed.NODE_ENV !== "production") ? { port: parsed.LOCAL_OIDC_PORT } : null,
   };
 }
 

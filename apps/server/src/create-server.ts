@@ -16,6 +16,7 @@ import {
   createIdentityContextMiddleware,
   createIdentityRoutes,
   createIdentityService,
+  createProviderCallbackRoutes,
   type IdentityVariables,
   type UserLoggedInEvent,
 } from "./identity/index.ts";
@@ -29,7 +30,7 @@ import { createSiteRoutes } from "./site/site-routes.ts";
 import { createStudyCsrfFailureShape, createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
-export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/user", "/stripe"] as const;
+export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/accounts", "/user", "/stripe"] as const;
 
 function isApiPath(path: string): boolean {
   return path === "/site-config" || apiPathPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -56,6 +57,8 @@ export type CreateServerOptions = {
   onUserLoggedIn?: (event: UserLoggedInEvent) => void | Promise<void>;
   /** Replaces the billing provider named in `configuration.billing` (tests). */
   billingProvider?: BillingProvider;
+  /** Replaces `fetch` for calls to third-party sign-in providers (tests of presets whose servers are out of reach). */
+  providerFetch?: typeof globalThis.fetch;
 };
 
 /** Paths whose unsafe requests are not CSRF-checked: app clients use a header token, webhooks are signed. */
@@ -77,7 +80,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   const captcha = options.captcha ?? createDefaultCaptcha(configuration, database, clock, options.fetch ?? globalThis.fetch);
   const siteConfig: SiteConfig = { captcha: captcha.publicSettings, analytics: configuration.analytics };
 
-  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn });
+  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn, providerFetch: options.providerFetch });
 
   const app = new Hono<{ Variables: ServerVariables }>();
 
@@ -121,6 +124,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   );
   app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
   app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
+  app.route("/accounts", createProviderCallbackRoutes(identity));
   app.route("/api", createStudyRoutes({ database, clock, secureCookies: configuration.publicOrigin.startsWith("https:") }));
   const billing = createBillingModule({
     billing: configuration.billing,

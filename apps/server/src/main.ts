@@ -3,6 +3,7 @@ import { ConfigurationError, loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { migrateToLatest } from "./database/migrations.ts";
 import { openDatabase } from "./database/open-database.ts";
+import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
 
 async function main(): Promise<void> {
   let configuration;
@@ -25,6 +26,14 @@ async function main(): Promise<void> {
     `Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`,
   );
 
+  let localOpenIdProvider: LocalOpenIdProvider | null = null;
+  if (configuration.localOpenIdProvider) {
+    localOpenIdProvider = await startLocalOpenIdProvider({ port: configuration.localOpenIdProvider.port, redirectUris: [localOpenIdRedirectUriOf(configuration.publicOrigin)] });
+    configuration = addLocalOpenIdProvider(configuration, localOpenIdProvider);
+  }
+  const providerNames = configuration.identity.socialProviders.map((provider) => (provider.id === "local" ? `${provider.name} at ${localOpenIdProvider?.issuer}` : provider.name));
+  console.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
+
   const app = createServer({ configuration, database: openedDatabase.database });
   const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
     console.info(`Atelier is running at http://localhost:${configuration.port}`);
@@ -41,7 +50,7 @@ async function main(): Promise<void> {
     const forceExit = setTimeout(() => process.exit(1), 10_000);
     forceExit.unref();
     server.close(() => {
-      openedDatabase.close().then(
+      Promise.all([openedDatabase.close(), localOpenIdProvider?.close()]).then(
         () => process.exit(0),
         (error: unknown) => {
           console.error("Closing the database failed.", error);

@@ -280,6 +280,26 @@ export const migrations: Record<string, Migration> = {
       await database.schema.dropTable("identity_authenticator").execute();
     },
   },
+  "0006-identity-social-accounts": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("identity_social_account")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("user_id", "text", (column) => column.notNull().references("identity_user.id").onDelete("cascade"))
+        .addColumn("provider", "text", (column) => column.notNull())
+        .addColumn("uid", "text", (column) => column.notNull())
+        .addColumn("display", "text", (column) => column.notNull())
+        .addColumn("extra_data_json", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .addColumn("last_login_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("identity_social_account_provider_uid_index").on("identity_social_account").columns(["provider", "uid"]).unique().execute();
+      await database.schema.createIndex("identity_social_account_user_index").on("identity_social_account").column("user_id").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropTable("identity_social_account").execute();
+    },
+  },
 };
 
 /**

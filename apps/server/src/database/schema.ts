@@ -112,6 +112,21 @@ export type IdentityAuthenticatorTable = {
   last_used_at: string | null;
 };
 
+/**
+ * A third-party account (allauth's `SocialAccount`) connected to a user: `provider` is our provider id, `uid` the
+ * subject at the provider (unique per provider), `extra_data_json` the last claims or profile it sent.
+ */
+export type IdentitySocialAccountTable = {
+  id: string;
+  user_id: string;
+  provider: string;
+  uid: string;
+  display: string;
+  extra_data_json: string;
+  created_at: string;
+  last_login_at: string;
+};
+
 /** A set of flashcards made from one English and one Swedish subtitle file; `is_public` is 0 or 1. */
 export type SubtitleGroupTable = {
   id: string;
@@ -223,6 +238,7 @@ export type DatabaseSchema = {
   identity_session: IdentitySessionTable;
   identity_code: IdentityCodeTable;
   identity_authenticator: IdentityAuthenticatorTable;
+  identity_social_account: IdentitySocialAccountTable;
   subtitle_group: SubtitleGroupTable;
   subtitle_pair: SubtitlePairTable;
   study_progress: StudyProgressTable;

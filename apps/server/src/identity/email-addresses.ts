@@ -104,17 +104,19 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
       return (await database.selectFrom("identity_email_address").select("id").where("email", "=", normalizeEmail(email)).executeTakeFirst()) !== undefined;
     },
 
-    async createUser(input: { email: string; passwordHash: string | null; now: Date }): Promise<UserAccount> {
+    /** `emailVerified`: a provider vouched for the address (third-party sign-up). */
+    async createUser(input: { email: string; passwordHash: string | null; now: Date; emailVerified?: boolean }): Promise<UserAccount> {
+      const verified = input.emailVerified === true;
       const userId = crypto.randomUUID();
       const createdAt = input.now.toISOString();
       await database.transaction().execute(async (transaction) => {
         await transaction.insertInto("identity_user").values({ id: userId, password_hash: input.passwordHash, is_active: 1, created_at: createdAt }).execute();
         await transaction
           .insertInto("identity_email_address")
-          .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(input.email), verified: 0, is_primary: 1, created_at: createdAt })
+          .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(input.email), verified: verified ? 1 : 0, is_primary: 1, created_at: createdAt })
           .execute();
       });
-      return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email: normalizeEmail(input.email), verified: false, primary: true }] };
+      return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email: normalizeEmail(input.email), verified, primary: true }] };
     },
 
     async addEmailAddress(userId: string, email: string, now: Date): Promise<void> {

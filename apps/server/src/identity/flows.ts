@@ -1,4 +1,5 @@
 import type { AuthenticatorType, IdentityConfiguration } from "../config.ts";
+import { describeSocialProvider, type ProviderDescription } from "./providers/provider-description.ts";
 
 /** One entry of a session's `methods` list (API.md §2); `at` is seconds since the epoch. */
 export type AuthenticationRecord =
@@ -6,6 +7,7 @@ export type AuthenticationRecord =
   | { method: "password"; at: number; reauthenticated: true }
   | { method: "code"; at: number; email: string }
   | { method: "password_reset"; at: number; email: string }
+  | { method: "socialaccount"; at: number; provider: string; uid: string }
   | { method: "mfa"; at: number; id: number; type: AuthenticatorType; reauthenticated?: true; passwordless?: true };
 
 export type LoginStage = "login_by_code" | "verify_email" | "mfa_authenticate" | "mfa_signup_webauthn";
@@ -39,6 +41,33 @@ export type PendingWebAuthn = {
 
 export type PendingPasswordReset = { userId: string | null; email: string; startedAt: number };
 
+/**
+ * A redirect to a provider that has not come back yet (allauth's state in the session): the secrets to check the answer
+ * against, what to do with it, and where to send the browser afterwards.
+ */
+export type PendingProviderRedirect = {
+  provider: string;
+  process: "login" | "connect";
+  callbackUrl: string;
+  state: string;
+  nonce: string | null;
+  codeVerifier: string;
+  /** The signed-in user who asked to connect (`null` for a login). */
+  userId: string | null;
+  startedAt: number;
+};
+
+/** A provider sign-in that needs a usable e-mail address before an account can be made (flow `provider_signup`). */
+export type PendingProviderSignup = {
+  provider: string;
+  uid: string;
+  email: string | null;
+  emailVerified: boolean;
+  display: string;
+  extraData: Record<string, unknown>;
+  startedAt: number;
+};
+
 /** Everything a session remembers between requests besides its user and methods. */
 export type PendingState = {
   login?: PendingLogin;
@@ -46,12 +75,20 @@ export type PendingState = {
   /** A TOTP secret offered by `GET account/authenticators/totp` (encrypted), until it is activated. */
   totpSetup?: { encryptedSecret: string; startedAt: number };
   webauthn?: PendingWebAuthn;
+  /** Newest last; a few at most, so that two tabs can each sign in with a provider. */
+  providerRedirects?: PendingProviderRedirect[];
+  providerSignup?: PendingProviderSignup;
 };
+
+/** Redirects kept per session, and how long the provider may take (allauth keeps states as long as the login). */
+export const maximumPendingProviderRedirects = 5;
 
 export type FlowId =
   | "login"
   | "login_by_code"
   | "signup"
+  | "provider_redirect"
+  | "provider_signup"
   | "verify_email"
   | "reauthenticate"
   | "password_reset_by_code"
@@ -60,7 +97,7 @@ export type FlowId =
   | "mfa_reauthenticate"
   | "mfa_signup_webauthn";
 
-export type Flow = { id: FlowId; is_pending?: boolean; types?: AuthenticatorType[] };
+export type Flow = { id: FlowId; is_pending?: boolean; types?: AuthenticatorType[]; providers?: string[]; provider?: ProviderDescription };
 
 /** allauth's enum order for authenticator types in flows. */
 export const authenticatorTypeOrder: readonly AuthenticatorType[] = ["recovery_codes", "totp", "webauthn"];
@@ -88,8 +125,16 @@ export const identityTimeouts = {
 
 /** Drops a pending login that is older than allauth's `ACCOUNT_LOGIN_TIMEOUT`. */
 export function withoutExpiredPendingLogin(pending: PendingState, nowMilliseconds: number): PendingState {
-  const { login, passwordReset, totpSetup, webauthn } = pending;
+  const { login, passwordReset, totpSetup, webauthn, providerRedirects, providerSignup } = pending;
   const next: PendingState = {};
+  const loginWindowMilliseconds = identityTimeouts.loginTimeoutSeconds * 1_000;
+  const liveRedirects = (providerRedirects ?? []).filter((redirect) => nowMilliseconds - redirect.startedAt <= loginWindowMilliseconds);
+  if (liveRedirects.length > 0) {
+    next.providerRedirects = liveRedirects;
+  }
+  if (providerSignup && nowMilliseconds - providerSignup.startedAt <= loginWindowMilliseconds) {
+    next.providerSignup = providerSignup;
+  }
   if (totpSetup && nowMilliseconds - totpSetup.startedAt <= mfaPendingTimeoutSeconds * 1_000) {
     next.totpSetup = totpSetup;
   }
@@ -107,7 +152,7 @@ export function withoutExpiredPendingLogin(pending: PendingState, nowMillisecond
 
 /**
  * The flows of a not-authenticated 401, in allauth's order (`_get_flows`, API.md §2): login, login_by_code, signup,
- * then the pending stage (merged into its entry, or appended), then password_reset_by_code when reset by code is on.
+ * provider_redirect, a pending provider_signup, mfa_login_webauthn, then the pending stage (merged into its entry, or appended), then password_reset_by_code when reset by code is on.
  *
  * @example
  * buildUnauthenticatedFlows(settings, {}) // [{id:"login"},{id:"login_by_code"},{id:"signup"}]
@@ -118,6 +163,13 @@ export function buildUnauthenticatedFlows(settings: IdentityConfiguration, pendi
     flows.push({ id: "login_by_code" });
   }
   flows.push({ id: "signup" });
+  if (settings.socialProviders.length > 0) {
+    flows.push({ id: "provider_redirect", providers: settings.socialProviders.map((provider) => provider.id) });
+  }
+  const signupProvider = pending.providerSignup ? settings.socialProviders.find((provider) => provider.id === pending.providerSignup?.provider) : undefined;
+  if (signupProvider) {
+    flows.push({ id: "provider_signup", provider: describeSocialProvider(signupProvider), is_pending: true });
+  }
   if (passkeyLoginOffered(settings)) {
     flows.push({ id: "mfa_login_webauthn" });
   }

@@ -26,6 +26,9 @@ export const identityErrorMessages = {
   unverified_email: "You cannot activate two-factor authentication until you have verified your email address.",
   cannot_generate_recovery_codes: "You cannot generate recovery codes without having two-factor authentication enabled.",
   cannot_delete_authenticator: "You cannot deactivate two-factor authentication.",
+  account_not_found: "Unknown account.",
+  no_password: "Your account has no password set up.",
+  no_verified_email: "Your account has no verified email address.",
 } as const;
 
 export type IdentityErrorCode = keyof typeof identityErrorMessages;

@@ -35,6 +35,13 @@ export function createIdentityRoutes(identity: IdentityService, client: Identity
   routes.put("/account/email", endpoint(client, handlers.resendEmailAddressVerification));
   routes.patch("/account/email", endpoint(client, handlers.markPrimaryEmailAddress));
   routes.delete("/account/email", endpoint(client, handlers.removeEmailAddress));
+  if (client === "browser") {
+    routes.post("/auth/provider/redirect", endpoint(client, handlers.providerRedirect));
+  }
+  routes.get("/auth/provider/signup", endpoint(client, handlers.getProviderSignup));
+  routes.post("/auth/provider/signup", endpoint(client, handlers.providerSignup));
+  routes.get("/account/providers", endpoint(client, handlers.listProviderAccounts));
+  routes.delete("/account/providers", endpoint(client, handlers.disconnectProviderAccount));
   routes.get("/auth/sessions", endpoint(client, handlers.listSessions));
   routes.delete("/auth/sessions", endpoint(client, handlers.endSessions));
   const mfaTypes = settings.mfa.supportedTypes;
@@ -69,5 +76,20 @@ export function createIdentityRoutes(identity: IdentityService, client: Identity
       routes.put("/auth/webauthn/signup", endpoint(client, handlers.finishPasskeySignup));
     }
   }
+  return routes;
+}
+
+/**
+ * Where providers send the browser back: allauth's `/accounts/<provider>/login/callback/` (the URL to register at the
+ * provider). Always answers a 302: to the callback URL the page asked for, or to `/account/provider/error`.
+ *
+ * @example
+ * app.route("/accounts", createProviderCallbackRoutes(identity));
+ */
+export function createProviderCallbackRoutes(identity: IdentityService): Hono {
+  const routes = new Hono();
+  const callback = identity.endpoint("browser", identity.handlers.providerCallback);
+  routes.get("/:provider/login/callback/", callback);
+  routes.get("/:provider/login/callback", callback);
   return routes;
 }

@@ -43,6 +43,7 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
             password_reset_by_code_enabled: false,
             authentication_method: "email",
           },
+          socialaccount: { providers: [] },
           mfa: { supported_types: ["totp", "recovery_codes", "webauthn"], passkey_login_enabled: true },
           usersessions: { track_activity: true },
         },

@@ -28,6 +28,10 @@ import {
 import { createSessionStore, type IdentityClient, type SessionState } from "./sessions.ts";
 import { createAuthenticatorStore, typesOf } from "./mfa/authenticator-store.ts";
 import { createMfaHandlers } from "./mfa/mfa-handlers.ts";
+import { describeSocialProviders } from "./providers/provider-description.ts";
+import { createProviderHandlers } from "./providers/provider-handlers.ts";
+import { createSocialAccountStore } from "./providers/social-account-store.ts";
+import { createSocialProviders } from "./providers/social-providers.ts";
 
 export const sessionCookieName = "sessionid";
 /**
@@ -57,6 +61,8 @@ export type IdentityServiceOptions = {
   mailer: Mailer;
   clock: Clock;
   onUserLoggedIn?: (event: UserLoggedInEvent) => void | Promise<void>;
+  /** Replaces `fetch` for calls to third-party providers (tests of presets whose servers are out of reach). */
+  providerFetch?: typeof globalThis.fetch;
 };
 
 /** What one request knows about its session; handlers change it through the service's functions only. */
@@ -98,6 +104,11 @@ export function createIdentityService(options: IdentityServiceOptions) {
   const limits = createIdentityRateLimits({ database, clock });
   const links = createIdentityLinks(configuration.publicOrigin);
   const authenticators = createAuthenticatorStore({ database });
+  const socialAccounts = createSocialAccountStore({ database });
+  const socialProviders = createSocialProviders(settings.socialProviders, {
+    allowInsecureRequests: configuration.environment !== "production",
+    ...(options.providerFetch ? { fetch: options.providerFetch } : {}),
+  });
   let requestsSincePrune = 0;
 
   // ---- request plumbing -------------------------------------------------------------------------------------------
@@ -190,6 +201,9 @@ export function createIdentityService(options: IdentityServiceOptions) {
     for (const [name, value] of Object.entries(identityCacheHeaders)) {
       c.header(name, value);
     }
+    if (result.redirect !== undefined) {
+      return c.redirect(result.redirect, 302);
+    }
     return c.json(body, result.status as 200);
   }
 
@@ -273,13 +287,20 @@ export function createIdentityService(options: IdentityServiceOptions) {
   }
 
   /**
-   * allauth's `ACCOUNT_REAUTHENTICATION_REQUIRED`: with it on, changing the e-mail addresses needs an authentication
-   * record younger than `ACCOUNT_REAUTHENTICATION_TIMEOUT` in this session (a fresh signup has none).
+   * allauth's `ACCOUNT_REAUTHENTICATION_REQUIRED`: with it on, changing the e-mail addresses or the connected
+   * third-party accounts needs an authentication record younger than `ACCOUNT_REAUTHENTICATION_TIMEOUT` in this session
+   * (a fresh signup has none). A user with no way to reauthenticate (no password, no authenticator) always counts as recent.
    */
-  function requireRecentAuthentication(request: IdentityRequest): void {
-    if (!settings.reauthenticationRequired) return;
+  async function isRecentlyAuthenticated(request: IdentityRequest, account: UserAccount): Promise<boolean> {
+    if (!settings.reauthenticationRequired) return true;
     const latest = Math.max(0, ...(request.session?.methods ?? []).map((record) => record.at));
-    if (seconds(request.now) - latest > settings.reauthenticationTimeoutSeconds) {
+    if (seconds(request.now) - latest <= settings.reauthenticationTimeoutSeconds) return true;
+    if (account.passwordHash !== null) return false;
+    return (await authenticators.listByUser(account.id)).every((authenticator) => !settings.mfa.supportedTypes.includes(authenticator.type));
+  }
+
+  async function requireRecentAuthentication(request: IdentityRequest): Promise<void> {
+    if (request.account && !(await isRecentlyAuthenticated(request, request.account))) {
       throw new ReauthenticationRequiredError();
     }
   }
@@ -562,6 +583,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
           password_reset_by_code_enabled: settings.passwordResetByCodeEnabled,
           authentication_method: "email",
         },
+        socialaccount: { providers: describeSocialProviders(settings.socialProviders) },
         mfa: { supported_types: settings.mfa.supportedTypes, passkey_login_enabled: passkeyLoginOffered(settings) },
         usersessions: { track_activity: settings.trackUserSessionActivity },
       }),
@@ -872,7 +894,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityStatusError(409, "Changing the address during signup is not supported.");
       }
       const account = requireAccount(request);
-      requireRecentAuthentication(request);
+      await requireRecentAuthentication(request);
       await consumeOr429("manage_email", { ip: request.ip, user: account.id });
       const body = await readBody(request.c);
       const errors: IdentityErrorItem[] = [];
@@ -903,7 +925,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
 
     markPrimaryEmailAddress: async (request: IdentityRequest): Promise<IdentityResult> => {
       const account = requireAccount(request);
-      requireRecentAuthentication(request);
+      await requireRecentAuthentication(request);
       await consumeOr429("manage_email", { ip: request.ip, user: account.id });
       const body = await readBody(request.c);
       const email = normalizeEmail(stringField(body, "email"));
@@ -927,7 +949,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
 
     removeEmailAddress: async (request: IdentityRequest): Promise<IdentityResult> => {
       const account = requireAccount(request);
-      requireRecentAuthentication(request);
+      await requireRecentAuthentication(request);
       await consumeOr429("manage_email", { ip: request.ip, user: account.id });
       const body = await readBody(request.c);
       const email = normalizeEmail(stringField(body, "email"));
@@ -1032,7 +1054,24 @@ export function createIdentityService(options: IdentityServiceOptions) {
     authenticationResult,
   });
 
-  return { settings, handlers: { ...handlers, ...mfaHandlers }, endpoint, getAuthenticatedUser };
+  const providerHandlers = createProviderHandlers({
+    configuration,
+    settings,
+    accounts,
+    socialAccounts,
+    providers: socialProviders,
+    readBody,
+    stringField,
+    emailField,
+    requireAccount,
+    setPending,
+    currentPending,
+    continueLogin,
+    isRecentlyAuthenticated,
+    sendEmailVerification,
+  });
+
+  return { settings, handlers: { ...handlers, ...mfaHandlers, ...providerHandlers }, endpoint, getAuthenticatedUser };
 }
 
 export type IdentityService = ReturnType<typeof createIdentityService>;

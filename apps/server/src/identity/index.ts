@@ -4,7 +4,8 @@ import type { AuthenticatedUser, IdentityService } from "./identity-service.ts";
 
 export { createIdentityService, sessionCookieName, sessionTokenHeaderName, signedInHintCookieName } from "./identity-service.ts";
 export type { AuthenticatedUser, IdentityService, IdentityServiceOptions, UserLoggedInEvent } from "./identity-service.ts";
-export { createIdentityRoutes } from "./identity-routes.ts";
+export { createIdentityRoutes, createProviderCallbackRoutes } from "./identity-routes.ts";
+export { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./providers/local-openid-provider.ts";
 export { createCsrfMiddleware, csrfCookieName, csrfHeaderName, csrfFormFieldName } from "./csrf.ts";
 
 export type IdentityVariables = { identity: IdentityService };

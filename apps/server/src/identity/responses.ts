@@ -14,7 +14,12 @@ export type IdentityEnvelope = {
   errors?: IdentityErrorItem[];
 };
 
-export type IdentityResult = { status: number; body: IdentityEnvelope };
+/** `redirect`: answer with a 302 to this URL instead of JSON (the provider redirect and callback). */
+export type IdentityResult = { status: number; body: IdentityEnvelope; redirect?: string };
+
+export function redirectResult(location: string): IdentityResult {
+  return { status: 302, body: { status: 302 }, redirect: location };
+}
 
 export function statusResult(status: number): IdentityResult {
   return { status, body: { status } };

@@ -41,7 +41,7 @@ function toSessionState(row: IdentitySessionTable): SessionState {
 }
 
 function serializePending(pending: PendingState): string | null {
-  return pending.login || pending.passwordReset || pending.totpSetup || pending.webauthn ? JSON.stringify(pending) : null;
+  return Object.values(pending).some((value) => value !== undefined) ? JSON.stringify(pending) : null;
 }
 
 function lifetimeSeconds(userId: string | null): number {

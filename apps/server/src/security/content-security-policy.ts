@@ -6,6 +6,8 @@ export type ContentSecurityPolicyOptions = {
   analyticsScriptUrl: string | null;
   /** With Stripe, the billing-portal form post is redirected to Stripe, and `form-action` also governs redirects. */
   billingProvider?: "dev" | "stripe";
+  /** The sign-in pages of third-party providers: the provider redirect is a form post answered with a redirect there. */
+  socialProviderOrigins?: readonly string[];
 };
 
 export const stripeBillingPortalOrigin = "https://billing.stripe.com";
@@ -43,7 +45,7 @@ export function buildContentSecurityPolicy(options: ContentSecurityPolicyOptions
     ["worker-src", ["'self'", "blob:"]],
     ["object-src", ["'none'"]],
     ["base-uri", ["'self'"]],
-    ["form-action", options.billingProvider === "stripe" ? ["'self'", stripeBillingPortalOrigin] : ["'self'"]],
+    ["form-action", ["'self'", ...(options.billingProvider === "stripe" ? [stripeBillingPortalOrigin] : []), ...(options.socialProviderOrigins ?? [])]],
     ["frame-ancestors", ["'none'"]],
   ];
   return directives.map(([name, sources]) => `${name} ${[...new Set(sources)].join(" ")}`).join("; ");

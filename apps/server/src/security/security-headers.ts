@@ -13,6 +13,7 @@ export type SecurityHeadersVariables = { inlineScriptHashes?: readonly string[] 
  */
 export function createSecurityHeadersMiddleware(configuration: Configuration): MiddlewareHandler<{ Variables: SecurityHeadersVariables }> {
   const isHttps = configuration.publicOrigin.startsWith("https:");
+  const socialProviderOrigins = configuration.identity.socialProviders.map((provider) => (provider.kind === "github" ? "https://github.com" : new URL(provider.issuer).origin));
   return async (c, next) => {
     await next();
     const headers = c.res.headers;
@@ -23,6 +24,7 @@ export function createSecurityHeadersMiddleware(configuration: Configuration): M
         captchaProvider: configuration.captcha.provider,
         analyticsScriptUrl: configuration.analytics?.scriptUrl ?? null,
         billingProvider: configuration.billing.provider,
+        socialProviderOrigins,
       }),
     );
     headers.set("Referrer-Policy", "strict-origin-when-cross-origin");

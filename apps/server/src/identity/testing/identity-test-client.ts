@@ -55,14 +55,18 @@ export function createIdentityTestClient(app: Hono<any>, options: { client?: "br
       headers["X-Session-Token"] = sessionToken;
     }
     if (init.body !== undefined) {
-      headers["Content-Type"] = "application/json";
+      headers["Content-Type"] = init.body instanceof URLSearchParams ? "application/x-www-form-urlencoded" : "application/json";
     }
-    const fullPath = /^\/(_allauth|dev|messages)\b/.test(path) ? path : `${base}${path}`;
+    const fullPath = /^\/(_allauth|dev|messages|accounts)\b/.test(path) ? path : `${base}${path}`;
     const response = await app.request(fullPath, {
       method,
       headers: { ...headers, ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      body: init.body === undefined ? undefined : init.body instanceof URLSearchParams ? init.body.toString() : JSON.stringify(init.body),
     });
+    if (response.status === 302) {
+      storeCookies(response.headers);
+      return { status: 302, body: null, headers: response.headers };
+    }
     storeCookies(response.headers);
     const text = await response.text();
     const body = text ? JSON.parse(text) : null;
@@ -88,6 +92,15 @@ export function createIdentityTestClient(app: Hono<any>, options: { client?: "br
     put: (path: string, body?: unknown) => send("PUT", path, { body: body ?? {} }),
     patch: (path: string, body?: unknown) => send("PATCH", path, { body: body ?? {} }),
     delete: (path: string, body?: unknown) => send("DELETE", path, { body }),
+    /** A top-level form post, as a page submits it: the CSRF token travels in `csrfmiddlewaretoken`, not in a header. */
+    postForm: async (path: string, fields: Record<string, string>, options: { csrfToken?: string | null } = {}) => {
+      if (!cookies.has("csrftoken")) {
+        await send("GET", "/config");
+      }
+      const token = options.csrfToken === undefined ? (cookies.get("csrftoken") ?? "") : options.csrfToken;
+      const form = new URLSearchParams(token === null ? fields : { ...fields, csrfmiddlewaretoken: token });
+      return send("POST", path, { body: form, headers: { "X-CSRFToken": "" } });
+    },
     send,
   };
 }

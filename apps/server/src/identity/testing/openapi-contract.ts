@@ -49,6 +49,13 @@ function applyDocumentedDeviations(document: Record<string, any>): void {
   document.paths["/_allauth/{client}/v1/account/authenticators/recovery-codes"].post.responses["200"] = { $ref: "#/components/responses/RecoveryCodes" };
   // API.md §5.11: GET auth/webauthn/signup answers `creation_options` (the spec says request options).
   document.paths["/_allauth/{client}/v1/auth/webauthn/signup"].get.responses["200"] = { $ref: "#/components/responses/WebAuthnCreationOptionsResponse" };
+  // API.md §2: a provider sign-in records {method:"socialaccount", at, provider, uid}; the spec's variant also requires
+  // `reauthenticated`, which allauth never sets on it (a copy of the password variant's list).
+  for (const variant of schemas.AuthenticationMethod.anyOf) {
+    if (variant.properties?.method?.enum?.includes("socialaccount")) {
+      variant.required = variant.required.filter((name: string) => name !== "reauthenticated");
+    }
+  }
   // openapi.yaml writes OptionalTimestamp as `nullable` beside a `$ref`, which ajv cannot compile: the same meaning, spelled out.
   schemas.OptionalTimestamp = { type: "number", nullable: true };
   // API.md §2 quirk: 410 answers carry meta.is_authenticated = null.
