@@ -9,13 +9,13 @@ import { SiteHeader } from "./components/SiteHeader.tsx";
 import { AnalyticsConsent } from "./components/AnalyticsConsent.tsx";
 import { isFullScreenImagePath } from "./lib/site-paths.ts";
 import { AuthChangeRedirector, AuthProvider } from "@atelier/auth/react";
-import { pathForFlow, redirectForAuthChange, type AuthenticationResponse, type AuthenticatorType } from "@atelier/auth";
+import { redirectForAuthChange } from "@atelier/auth";
 import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
 import { LoginModal } from "./login-modal/LoginModal.tsx";
 import { SignOutDialog } from "./components/UserMenu.tsx";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
-import { flowsOf } from "./mfa/second-factor-flows.ts";
+import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
 const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) => {
@@ -28,16 +28,6 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
   const target = redirectForAuthChange(event, context);
   return target === null ? null : preferStrongestSecondFactor(target, context.response);
 };
-
-/** allauth lists recovery codes first; a user who has a key or an app is asked for that, with the codes one click away. */
-const secondFactorPreference: AuthenticatorType[] = ["webauthn", "totp", "recovery_codes"];
-
-function preferStrongestSecondFactor(target: string, response: AuthenticationResponse | undefined): string {
-  const flow = flowsOf(response).find((candidate) => (candidate.id === "mfa_authenticate" || candidate.id === "mfa_reauthenticate") && candidate.types?.length);
-  if (!flow?.types || !target.startsWith(pathForFlow(flow))) return target;
-  const preferred = secondFactorPreference.find((type) => flow.types?.includes(type));
-  return preferred ? target.replace(pathForFlow(flow), pathForFlow(flow, preferred)) : target;
-}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

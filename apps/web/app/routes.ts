@@ -23,6 +23,8 @@ export default [
   route("study/:groupId/session", "routes/study/session.tsx"),
   // Public but client-only: the plan cards depend on the visitor's subscription.
   route("pricing", "routes/billing/pricing.tsx"),
+  // Public and client-only, and it needs no authentication status, so it does not wait for one.
+  route("account/provider/error", "routes/account/provider-error.tsx"),
   // Account screens are client-only: they wait for the authentication status ('Starting...').
   layout("routes/account-layout.tsx", [
   route("dashboard", "routes/dashboard.tsx"),
@@ -61,6 +63,9 @@ export default [
     route("2fa/recovery-codes/generate", "routes/account/recovery-codes-generate.tsx"),
     route("2fa/webauthn", "routes/account/webauthn.tsx"),
     route("2fa/webauthn/add", "routes/account/webauthn-add.tsx"),
+    route("provider/callback", "routes/account/provider-callback.tsx"),
+    route("provider/signup", "routes/account/provider-signup.tsx"),
+    route("providers", "routes/account/providers.tsx"),
   ]),
   ]),
   ...paintingRoutes,

@@ -20,6 +20,8 @@ import {
   notAuthenticatedResponseSchema,
   notFoundResponseSchema,
   passwordResetKeyInfoResponseSchema,
+  providerAccountsResponseSchema,
+  providerSignupResponseSchema,
   reauthenticationRequiredResponseSchema,
   sessionGoneResponseSchema,
   statusOkResponseSchema,
@@ -44,6 +46,9 @@ import {
   type EmailAddressesResponse,
   type EmailVerificationInfoResponse,
   type PasswordResetKeyInfoResponse,
+  type ProviderAccount,
+  type ProviderAccountsResponse,
+  type ProviderSignupResponse,
   type StatusOkResponse,
   type UserSessionsResponse,
 } from "./schemas.ts";
@@ -190,7 +195,24 @@ export interface AllauthClient {
   getWebAuthnSignupOptions(): Promise<AllauthResult<WebAuthnCreationOptionsResponse>>;
   /** `PUT auth/webauthn/signup {name, credential}`: 200 signed in. */
   completePasskeySignup(input: { name: string; credential: WebAuthnCredentialJson }): Promise<AllauthResult<AuthenticatedResponse>>;
-  /** The form to POST (top-level navigation) to start a third-party login or connection. */
+  /** `GET auth/provider/signup`: the pending provider sign-up (addresses, account); 409 when none is pending. */
+  getProviderSignup(): Promise<AllauthResult<ProviderSignupResponse>>;
+  /**
+   * `POST auth/provider/signup {email}`: ends a provider sign-up. 200 signed in; 401 with the next pending flow (such
+   * as `verify_email`); 400 errors under `email` (`email_taken`…); 409 when no provider sign-up is pending.
+   */
+  providerSignup(input: { email: string }): Promise<AllauthResult<AuthenticatedResponse>>;
+  /** `GET account/providers`: the third-party accounts connected to the signed-in user. */
+  listProviderAccounts(): Promise<AllauthResult<ProviderAccountsResponse>>;
+  /**
+   * `DELETE account/providers {provider, account}`: the remaining accounts; 400 `account_not_found` or `no_password`
+   * (the last way to sign in stays), 401 when a reauthentication is needed.
+   */
+  disconnectProviderAccount(input: {
+    provider: ProviderAccount["provider"]["id"];
+    account: ProviderAccount["uid"];
+  }): Promise<AllauthResult<ProviderAccountsResponse>>;
+  /** The form to POST (top-level navigation) to start a third-party login or connection; see `submitProviderRedirect`. */
   providerRedirectFormFields(input: {
     provider: string;
     process: "login" | "connect";
@@ -444,6 +466,18 @@ export function createAllauthClient(options: AllauthClientOptions): AllauthClien
         path: "auth/webauthn/signup",
         body: { name, credential },
         successSchema: authenticatedResponseSchema,
+      }),
+    getProviderSignup: () =>
+      request({ method: "GET", path: "auth/provider/signup", successSchema: providerSignupResponseSchema }),
+    providerSignup: ({ email }) => post("auth/provider/signup", authenticatedResponseSchema, { email }),
+    listProviderAccounts: () =>
+      request({ method: "GET", path: "account/providers", successSchema: providerAccountsResponseSchema }),
+    disconnectProviderAccount: ({ provider, account }) =>
+      request({
+        method: "DELETE",
+        path: "account/providers",
+        body: { provider, account },
+        successSchema: providerAccountsResponseSchema,
       }),
     providerRedirectFormFields: ({ provider, process, callbackUrl }) => ({
       action: `${apiUrl}/auth/provider/redirect`,

@@ -49,6 +49,12 @@ export {
 } from "./flow-paths.ts";
 export { totpSetupFromResult, type TotpSetup } from "./mfa.ts";
 export {
+  PROVIDER_REDIRECT_FORM_ATTRIBUTE,
+  submitProviderRedirect,
+  type ProviderRedirectInput,
+  type ProviderRedirectProcess,
+} from "./provider-redirect.ts";
+export {
   WebAuthnNoCredentialError,
   WebAuthnUnsupportedError,
   createWebAuthnCredential,
@@ -88,6 +94,9 @@ export {
   errorItemSchema,
   flowSchema,
   notAuthenticatedResponseSchema,
+  providerAccountSchema,
+  providerAccountsResponseSchema,
+  providerSignupResponseSchema,
   reauthenticationRequiredResponseSchema,
   sessionGoneResponseSchema,
   statusOkResponseSchema,
@@ -115,6 +124,9 @@ export {
   type FlowId,
   type NotAuthenticatedResponse,
   type PasswordResetKeyInfoResponse,
+  type ProviderAccount,
+  type ProviderAccountsResponse,
+  type ProviderSignupResponse,
   type ReauthenticationRequiredResponse,
   type SessionGoneResponse,
   type StatusOkResponse,

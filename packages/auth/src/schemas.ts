@@ -194,6 +194,35 @@ export const passwordResetKeyInfoResponseSchema = v.object({
   data: v.optional(v.object({ user: v.optional(userSchema) }), () => ({})),
 });
 
+/** A third-party account connected to a user (spec §3): the provider's id for it, a display name, the provider. */
+export const providerAccountSchema = v.object({
+  uid: v.string(),
+  display: v.string(),
+  provider: providerSchema,
+});
+
+/** `GET` / `DELETE account/providers`: the connected accounts (after a disconnect, the remaining ones). */
+export const providerAccountsResponseSchema = v.object({ status: v.literal(200), data: v.array(providerAccountSchema) });
+
+// The user of a pending provider sign-up is not saved yet, so allauth has no id to send (it drops `None` values).
+const pendingProviderSignupUserSchema = v.looseObject({
+  id: v.optional(v.union([v.number(), v.string()])),
+  display: v.string(),
+  email: v.optional(v.string()),
+  username: v.optional(v.string()),
+  has_usable_password: v.boolean(),
+});
+
+/** `GET auth/provider/signup`: what the provider told about the visitor (addresses, account) before sign-up ends. */
+export const providerSignupResponseSchema = v.object({
+  status: v.literal(200),
+  data: v.object({
+    email: v.array(emailAddressSchema),
+    account: providerAccountSchema,
+    user: pendingProviderSignupUserSchema,
+  }),
+});
+
 /** `{"status": 200}` and nothing else (password reset request in link mode, resends). */
 export const statusOkResponseSchema = v.object({ status: v.literal(200) });
 
@@ -302,6 +331,11 @@ export type EmailAddressesResponse = v.InferOutput<typeof emailAddressesResponse
 /** One of the user's sessions (`allauth.usersessions`); times are seconds since the epoch. */
 export type UserSession = v.InferOutput<typeof userSessionSchema>;
 export type UserSessionsResponse = v.InferOutput<typeof userSessionsResponseSchema>;
+/** A third-party account connected to the signed-in user. */
+export type ProviderAccount = v.InferOutput<typeof providerAccountSchema>;
+export type ProviderAccountsResponse = v.InferOutput<typeof providerAccountsResponseSchema>;
+/** The pending provider sign-up: the provider's addresses (maybe none), its account, the user to be created. */
+export type ProviderSignupResponse = v.InferOutput<typeof providerSignupResponseSchema>;
 export type EmailVerificationInfoResponse = v.InferOutput<typeof emailVerificationInfoResponseSchema>;
 export type PasswordResetKeyInfoResponse = v.InferOutput<typeof passwordResetKeyInfoResponseSchema>;
 export type StatusOkResponse = v.InferOutput<typeof statusOkResponseSchema>;

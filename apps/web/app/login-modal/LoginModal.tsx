@@ -18,6 +18,7 @@ import { validateLoginModalEmailStep } from "./login-modal-validation.ts";
 import { mergeAnonymousProgress } from "./merge-progress.ts";
 import { PasskeyLoginButton } from "../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../mfa/mfa-settings.ts";
+import { ProviderButtons } from "../providers/ProviderButtons.tsx";
 
 async function finishSuccessfulLogin() {
   await mergeAnonymousProgress();
@@ -36,6 +37,8 @@ function InitialStep() {
   return (
     <div className="login-modal__step">
       <p>{options.description ?? DEFAULT_LOGIN_MODAL_DESCRIPTION}</p>
+      {/* The page is left for the provider; the callback page merges the progress and opens the dashboard. */}
+      <ProviderButtons process="login" />
       <Button onClick={() => goToStep("email", "login")}>Continue with email</Button>
       {/* As the other modal logins: merge the study progress and reload; a pending flow continues on its page. */}
       {passkeyLoginOffered ? <PasskeyLoginButton onSignedIn={finishSuccessfulLogin} onPendingFlow={handOverToPendingFlow} /> : null}

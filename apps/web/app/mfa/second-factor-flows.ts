@@ -1,4 +1,4 @@
-import { flowPaths, type AuthenticatorType, type Flow } from "@atelier/auth";
+import { flowPaths, pathForFlow, type AuthenticationResponse, type AuthenticatorType, type Flow } from "@atelier/auth";
 import { useAuthStatus } from "@atelier/auth/react";
 
 export type SecondFactorStep = "authenticate" | "reauthenticate";
@@ -18,6 +18,17 @@ export function secondFactorPath(step: SecondFactorStep, type: AuthenticatorType
 export function flowsOf(response: ReturnType<typeof useAuthStatus>["response"]): Flow[] {
   const data = response?.data;
   return data !== undefined && "flows" in data ? data.flows : [];
+}
+
+/** allauth lists recovery codes first; a user who has a key or an app is asked for that, with the codes one click away. */
+const secondFactorPreference: AuthenticatorType[] = ["webauthn", "totp", "recovery_codes"];
+
+/** A second-factor page of `target` turned into the page of the user's strongest type (others keep their target). */
+export function preferStrongestSecondFactor(target: string, response: AuthenticationResponse | undefined): string {
+  const flow = flowsOf(response).find((candidate) => (candidate.id === "mfa_authenticate" || candidate.id === "mfa_reauthenticate") && candidate.types?.length);
+  if (!flow?.types || !target.startsWith(pathForFlow(flow))) return target;
+  const preferred = secondFactorPreference.find((type) => flow.types?.includes(type));
+  return preferred ? target.replace(pathForFlow(flow), pathForFlow(flow, preferred)) : target;
 }
 
 export interface AlternativeMethod {

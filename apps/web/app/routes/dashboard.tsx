@@ -41,6 +41,9 @@ function DashboardContent() {
               <li>
                 <Link to="/account/2fa">Two-factor authentication</Link>
               </li>
+              <li>
+                <Link to="/account/providers">Third-party accounts</Link>
+              </li>
             </ul>
           </CardBody>
         </Card>

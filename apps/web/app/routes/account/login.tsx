@@ -12,6 +12,7 @@ import { authClient } from "../../lib/auth.ts";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PasskeyLoginButton } from "../../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../../mfa/mfa-settings.ts";
+import { ProviderButtons } from "../../providers/ProviderButtons.tsx";
 
 export const meta = accountPageMeta("Log in");
 
@@ -52,6 +53,8 @@ function LoginForm() {
       </form>
       {/* A 200 is a login: the redirector navigates (to ?next= or the dashboard). */}
       {passkeyLoginOffered ? <PasskeyLoginButton /> : null}
+      {/* A form post to the provider; the visitor comes back to /account/provider/callback. */}
+      <ProviderButtons process="login" />
       <ul className="account-links">
         <li>
           <Link to="/account/password/reset">Forgot your password?</Link>

@@ -1,0 +1,119 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import { Button, Spinner } from "@atelier/ui";
+import { flowPaths, type AllauthClient, type ProviderAccount, type ProviderRedirectInput } from "@atelier/auth";
+import { FormGeneralErrors } from "../account/AccountFormField.tsx";
+import { AccountPage } from "../account/AccountPage.tsx";
+import { useAllauthForm } from "../account/use-allauth-form.ts";
+import { authClient } from "../lib/auth.ts";
+import { ProviderButtons, useRedirectProviders } from "./ProviderButtons.tsx";
+import { CONNECTED_OTHER_MESSAGE, PROVIDER_ACCOUNTS_PATH, PROVIDER_FAILURE_MESSAGE } from "./provider-messages.ts";
+
+export const PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE = "Your third-party accounts could not be loaded. Please reload the page.";
+export const DISCONNECT_FAILED_MESSAGE = "The account could not be disconnected. Please try again.";
+export const REAUTHENTICATION_BEFORE_CONNECT_MESSAGE = "For your security, please confirm it is you before connecting another account, then connect it again.";
+
+type AccountsLoadState = { state: "loading" } | { state: "ready"; accounts: ProviderAccount[] } | { state: "failed" };
+
+export interface ProviderAccountsPageProps {
+  client?: Pick<AllauthClient, "listProviderAccounts" | "disconnectProviderAccount">;
+  /** Passed to the connect buttons; tests pass a spy (happy-dom does not navigate). */
+  startRedirect?: (input: ProviderRedirectInput) => void;
+}
+
+/** The reason a connection came back with `?error=` (allauth appends it to /account/providers). */
+function ConnectFailure({ errorCode }: { errorCode: string }) {
+  const reauthenticatePath = `${String(flowPaths.reauthenticate)}?next=${encodeURIComponent(PROVIDER_ACCOUNTS_PATH)}`;
+  return (
+    <div role="alert" className="form-general-errors" data-error-code={errorCode}>
+      {errorCode === "connected_other" ? <p>{CONNECTED_OTHER_MESSAGE}</p> : null}
+      {errorCode === "reauthentication_required" ? (
+        <p>
+          {REAUTHENTICATION_BEFORE_CONNECT_MESSAGE} <Link to={reauthenticatePath}>Confirm it is you</Link>
+        </p>
+      ) : null}
+      {errorCode !== "connected_other" && errorCode !== "reauthentication_required" ? <p>{PROVIDER_FAILURE_MESSAGE}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * /account/providers: the connected third-party accounts with Disconnect, and a button per configured provider to
+ * connect another. A disconnect that needs a fresh authentication answers 401; the root redirector then opens the
+ * reauthentication page and comes back here, as for e-mail changes.
+ */
+export function ProviderAccountsPage({ client = authClient, startRedirect }: ProviderAccountsPageProps) {
+  const [searchParams] = useSearchParams();
+  const connectErrorCode = searchParams.get("error");
+  const configuredProviders = useRedirectProviders();
+  const [load, setLoad] = useState<AccountsLoadState>({ state: "loading" });
+  const [notice, setNotice] = useState<string | null>(null);
+  const form = useAllauthForm(DISCONNECT_FAILED_MESSAGE);
+
+  const reload = useCallback(async () => {
+    try {
+      const result = await client.listProviderAccounts();
+      setLoad(result.status === 200 ? { state: "ready", accounts: result.data } : { state: "failed" });
+    } catch (error) {
+      console.error(error);
+      setLoad({ state: "failed" });
+    }
+  }, [client]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  const disconnect = async (account: ProviderAccount) => {
+    setNotice(null);
+    const result = await form.submit(() => client.disconnectProviderAccount({ provider: account.provider.id, account: account.uid }));
+    if (result?.status === 200) {
+      setLoad({ state: "ready", accounts: result.data });
+      setNotice(`Your ${account.provider.name} account ${account.display} was disconnected.`);
+    } else if (result && result.status !== 401 && !result.errors?.length) {
+      form.setErrors({ byParam: {}, general: [DISCONNECT_FAILED_MESSAGE] });
+    }
+  };
+
+  return (
+    <AccountPage title="Third-party accounts" lead="Accounts at other services that you can sign in with.">
+      {connectErrorCode !== null ? <ConnectFailure errorCode={connectErrorCode} /> : null}
+      {load.state === "loading" ? <Spinner label="Loading your third-party accounts" /> : null}
+      {load.state === "failed" ? <p role="alert">{PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE}</p> : null}
+      {load.state === "ready" && load.accounts.length === 0 ? <p>No third-party account is connected yet.</p> : null}
+      {load.state === "ready" && load.accounts.length > 0 ? (
+        <table className="account-table">
+          <caption className="atelier-visually-hidden">Your connected third-party accounts</caption>
+          <thead>
+            <tr>
+              <th scope="col">Provider</th>
+              <th scope="col">Account</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {load.accounts.map((account) => (
+              <tr key={`${account.provider.id}:${account.uid}`} data-provider={account.provider.id}>
+                <td>{account.provider.name}</td>
+                <td>{account.display}</td>
+                <td>
+                  <Button size="small" variant="secondary" disabled={form.submitting} aria-label={`Disconnect ${account.display} (${account.provider.name})`} onClick={() => disconnect(account)}>
+                    Disconnect
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <FormGeneralErrors errors={[...form.errors.general, ...Object.values(form.errors.byParam).flat()]} />
+      {notice ? <p role="status">{notice}</p> : null}
+      {configuredProviders.length > 0 ? (
+        <>
+          <h2>Connect another account</h2>
+          <ProviderButtons process="connect" startRedirect={startRedirect} />
+        </>
+      ) : null}
+    </AccountPage>
+  );
+}
