@@ -35,6 +35,8 @@ const publicPaths = [
   "/account/login/code",
   "/account/password/reset",
   "/account/logout",
+  "/account/provider/error?error=cancelled&error_process=login",
+  "/account/provider/callback?error=unknown&error_process=login",
   "/pricing",
   "/upload-subtitles",
 ];
