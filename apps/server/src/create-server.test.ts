@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
+import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { openTestDatabase, type TestDatabase } from "./database/test-databases.ts";
 
 const missingBuildDirectory = path.join(os.tmpdir(), "atelier-no-web-build");
@@ -78,6 +79,55 @@ describe("given the default development configuration", () => {
     expect(await response.json()).toEqual({ message: "Something went wrong on our side. Please try again later." });
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
     expect(consoleError).toHaveBeenCalled();
+  });
+});
+
+describe("given a database that is away", () => {
+  // Nothing listens on port 1: every query fails with ECONNREFUSED, as while PostgreSQL restarts.
+  let unreachable: OpenedDatabase;
+  beforeEach(() => {
+    unreachable = openDatabase({ databaseUrl: "postgres://postgres@127.0.0.1:1/atelier", dataDirectory: "" });
+  });
+  afterEach(async () => {
+    await unreachable.close();
+  });
+  const csrfHeaders = { Origin: "http://localhost:3000", Cookie: "csrftoken=abcdefghijklmnopqrstuvwxyz012345", "X-CSRFToken": "abcdefghijklmnopqrstuvwxyz012345" };
+  const unavailableMessage = "The database is unavailable for a moment. Please try again in a few seconds.";
+
+  it("should answer 503 with Retry-After, not 500, and warn once for many requests", async () => {
+    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await app.request("/dev/outbox");
+      expect(response.status).toBe(503);
+      expect(response.headers.get("Retry-After")).toBe("5");
+      expect(await response.json()).toEqual({ message: unavailableMessage });
+    }
+    expect(consoleWarn).toHaveBeenCalledTimes(1);
+    expect(consoleError).not.toHaveBeenCalled();
+  });
+
+  it("should answer the study API's 503 with its error field too", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
+    const response = await app.request("/api/subtitle-groups/");
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect(await response.json()).toEqual({ message: unavailableMessage, error: unavailableMessage });
+  });
+
+  it("should answer the identity API's 503 in its envelope", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
+    const response = await app.request("/_allauth/browser/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...csrfHeaders },
+      body: JSON.stringify({ email: "anna@example.ch", password: "correct horse battery" }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("5");
+    expect(await response.json()).toEqual({ status: 503, message: unavailableMessage });
   });
 });
 

@@ -9,6 +9,7 @@ import { createRecaptchaCaptcha } from "./captcha/recaptcha-captcha.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { AnalyticsConfiguration, Configuration } from "./config.ts";
 import { createContactRoutes } from "./contact/contact-routes.ts";
+import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "./database/database-errors.ts";
 import type { AtelierDatabase } from "./database/open-database.ts";
 import { HttpError, internalServerErrorMessage } from "./http/http-errors.ts";
 import {
@@ -83,6 +84,13 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn, providerFetch: options.providerFetch });
 
   const app = new Hono<{ Variables: ServerVariables }>();
+  // While the database is away every request fails the same way: one line per outage, not one per request.
+  let databaseUnavailableWarnedAt = Number.NEGATIVE_INFINITY;
+  const warnDatabaseUnavailable = (error: unknown) => {
+    if (clock().getTime() - databaseUnavailableWarnedAt < 10_000) return;
+    databaseUnavailableWarnedAt = clock().getTime();
+    console.warn(`The database is unavailable; answering 503 until it is back (${error instanceof Error ? error.message : String(error)}).`);
+  };
 
   app.onError((error, c) => {
     if (error instanceof HttpError) {
@@ -90,6 +98,10 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ message: error.message || "The request could not be processed." }, error.status);
+    }
+    if (isDatabaseUnavailableError(error)) {
+      warnDatabaseUnavailable(error);
+      return c.json(databaseUnavailableBodyOf(c.req.path), 503, { "Retry-After": String(databaseUnavailableRetryAfterSeconds) });
     }
     console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
     return c.json({ message: internalServerErrorMessage }, 500);
@@ -160,6 +172,13 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production" }));
 
   return app;
+}
+
+/** The 503 answer in each API's own shape: the study API's failures carry `error`, the identity API's `status`. */
+function databaseUnavailableBodyOf(path: string): Record<string, string | number> {
+  if (path.startsWith("/api/")) return { message: databaseUnavailableMessage, error: databaseUnavailableMessage };
+  if (path.startsWith("/_allauth/")) return { status: 503, message: databaseUnavailableMessage };
+  return { message: databaseUnavailableMessage };
 }
 
 function createDefaultMailer(configuration: Configuration, database: AtelierDatabase, clock: Clock): Mailer {

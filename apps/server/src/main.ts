@@ -2,7 +2,8 @@ import { serve } from "@hono/node-server";
 import { ConfigurationError, loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { migrateToLatest } from "./database/migrations.ts";
-import { openDatabase } from "./database/open-database.ts";
+import { describeDatabaseStartupFailure } from "./database/database-errors.ts";
+import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
 
 async function main(): Promise<void> {
@@ -17,8 +18,16 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const openedDatabase = openDatabase({ databaseUrl: configuration.databaseUrl, dataDirectory: configuration.dataDirectory });
-  await migrateToLatest(openedDatabase.database);
+  let openedDatabase: OpenedDatabase;
+  try {
+    openedDatabase = openDatabase({ databaseUrl: configuration.databaseUrl, dataDirectory: configuration.dataDirectory });
+    await migrateToLatest(openedDatabase.database);
+  } catch (error) {
+    const problem = describeDatabaseStartupFailure(error, configuration);
+    if (problem === null) throw error;
+    console.error(problem);
+    process.exit(1);
+  }
   console.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
   console.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
   const identity = configuration.identity;

@@ -19,6 +19,9 @@ export type OpenedDatabase = {
 
 export const sqliteFileName = "atelier.sqlite";
 
+/** How long a request waits for a PostgreSQL connection before failing (the server is down or unreachable). */
+export const postgresConnectionTimeoutMilliseconds = 10_000;
+
 /**
  * Opens PostgreSQL when `databaseUrl` is set, otherwise SQLite at `<dataDirectory>/atelier.sqlite`.
  *
@@ -30,8 +33,15 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      // Without a limit, a checkout waits forever for a server that drops packets; with it, the request fails (503).
+      connectionTimeoutMillis: postgresConnectionTimeoutMilliseconds,
       ...(options.postgresSearchPath ? { options: `-c search_path=${options.postgresSearchPath}` } : {}),
     });
+    // node-postgres emits `error` on a client whose connection drops (PostgreSQL restarted, a backend terminated),
+    // on the pool for idle clients and on the client itself while checked out; unheard, either ends the process.
+    // The query in progress fails on its own and is answered 503; the broken client is discarded.
+    pool.on("error", (error) => console.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
+    pool.on("connect", (client) => client.on("error", () => {}));
     const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);
     url.password = "";

@@ -14,6 +14,7 @@ import {
 import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Clock } from "../clock.ts";
+import { isDatabaseUnavailableError } from "../database/database-errors.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError, internalServerErrorMessage } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
@@ -173,6 +174,8 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     if (error instanceof HTTPException && error.status < 500) {
       return c.json({ error: error.message || "The request could not be processed." }, error.status);
     }
+    // The server's handler answers every API's "database away" alike: 503 with Retry-After.
+    if (isDatabaseUnavailableError(error)) throw error;
     console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
     return c.json({ error: internalServerErrorMessage }, 500);
   });
