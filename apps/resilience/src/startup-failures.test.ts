@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFreePort, spawnAtelierServer } from "./support/atelier-server.ts";
+import { recordFaultFigures } from "./support/fault-figures.ts";
+import { postgresTestsEnabled, testPostgresUrl } from "./support/postgres.ts";
+
+let temporaryDirectory: string;
+const exitCodes: number[] = [];
+
+beforeAll(() => {
+  temporaryDirectory = mkdtempSync(path.join(tmpdir(), "atelier-startup-"));
+});
+
+afterAll(() => {
+  rmSync(temporaryDirectory, { recursive: true, force: true });
+  if (exitCodes.length > 0) recordFaultFigures({ "startup.cases": exitCodes.length, "startup.nonZeroExits": exitCodes.filter((code) => code !== 0).length });
+});
+
+/** Starts the server with these settings and expects it to stop by itself within 20 s. */
+async function startExpectingFailure(environment: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const port = await findFreePort();
+  const { child, output, exited } = spawnAtelierServer({ PORT: String(port), PUBLIC_ORIGIN: `http://localhost:${port}`, DATA_DIR: path.join(temporaryDirectory, "data"), ...environment });
+  const timeout = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const code = await exited;
+  clearTimeout(timeout);
+  exitCodes.push(code ?? -1);
+  return { code, output: output().trim() };
+}
+
+function expectOneSentenceWithoutStack(output: string, setting: string): void {
+  expect(output.split("\n")).toHaveLength(1);
+  expect(output).toContain(setting);
+  expect(output).not.toMatch(/^\s+at /m);
+}
+
+describe("given a database the server cannot use at start", () => {
+  it("should name DATABASE_URL and exit non-zero when nothing listens at its host and port", async () => {
+    const closedPort = await findFreePort();
+    const { code, output } = await startExpectingFailure({ DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/atelier` });
+    expect(code).toBe(1);
+    expectOneSentenceWithoutStack(output, "DATABASE_URL");
+    expect(output).toBe(`No PostgreSQL server answers at 127.0.0.1:${closedPort}, the host and port in DATABASE_URL; start PostgreSQL or correct DATABASE_URL.`);
+  });
+
+  it("should name DATABASE_URL and exit non-zero when its host name is unknown", async () => {
+    const { code, output } = await startExpectingFailure({ DATABASE_URL: "postgres://postgres@atelier-database.invalid:5432/atelier" });
+    expect(code).toBe(1);
+    expectOneSentenceWithoutStack(output, "DATABASE_URL");
+    expect(output).toContain('"atelier-database.invalid"');
+  });
+
+  it.runIf(postgresTestsEnabled)("should name the database and exit non-zero when it does not exist on the server", async () => {
+    const url = new URL(testPostgresUrl);
+    url.pathname = "/atelier_resilience_missing";
+    const { code, output } = await startExpectingFailure({ DATABASE_URL: url.toString() });
+    expect(code).toBe(1);
+    expectOneSentenceWithoutStack(output, "DATABASE_URL");
+    expect(output).toContain('The database "atelier_resilience_missing" named in DATABASE_URL does not exist');
+  });
+
+  it("should name DATA_DIR and exit non-zero when its folder cannot be created", async () => {
+    const file = path.join(temporaryDirectory, "a-file");
+    writeFileSync(file, "");
+    const { code, output } = await startExpectingFailure({ DATA_DIR: path.join(file, "data") });
+    expect(code).toBe(1);
+    expectOneSentenceWithoutStack(output, "DATA_DIR");
+  });
+
+  it("should name DATA_DIR and exit non-zero when the database file cannot be opened", async () => {
+    const dataDirectory = path.join(temporaryDirectory, "unopenable");
+    // A folder where the SQLite file belongs; as root, permissions would not stop the server.
+    mkdirSync(path.join(dataDirectory, "atelier.sqlite"), { recursive: true });
+    const { code, output } = await startExpectingFailure({ DATA_DIR: dataDirectory });
+    expect(code).toBe(1);
+    expectOneSentenceWithoutStack(output, "DATA_DIR");
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { writeBenchResults } from "./support/bench-results.ts";
+import { createSharedPostgresDatabase, postgresTestsEnabled } from "./support/postgres.ts";
+import { seedPublicGroup } from "./support/seed.ts";
+import { resilienceSettings } from "./support/settings.ts";
+import { createLoadAgent } from "./support/study-client.ts";
+import { formatStudyLoadSummary, runStudyLoad, summarizeStudyLoad, type StudyLoadSummary } from "./support/study-load.ts";
+
+const { loadSeconds, loadLearners } = resilienceSettings;
+const summaries = new Map<"sqlite" | "postgresql", StudyLoadSummary>();
+
+async function loadOneEngine(server: RunningAtelierServer): Promise<StudyLoadSummary> {
+  const agent = createLoadAgent(loadLearners + 10);
+  try {
+    const { groupId, pairCount } = await seedPublicGroup(server, agent);
+    expect(pairCount).toBe(200);
+    const result = await runStudyLoad({ server, agent, groupId, learners: loadLearners, durationMilliseconds: loadSeconds * 1000 });
+    return summarizeStudyLoad(result);
+  } finally {
+    await agent.close();
+  }
+}
+
+afterAll(() => {
+  if (summaries.size === 0) return;
+  const figures: Record<string, number> = {};
+  for (const [engine, summary] of summaries) {
+    for (const [name, value] of Object.entries(summary)) {
+      if (typeof value === "number") figures[`${engine}.${name}`] = value;
+    }
+  }
+  const filePath = writeBenchResults("resilience-load", figures, [
+    `${loadLearners} concurrent learners for ${loadSeconds} s per engine against the real server (apps/server src/main.ts, NODE_ENV=test) on loopback; learners and server share the machine's cores.`,
+    "Each learner has its own cookies and loops: load a test-mode session of 5 cards (GET /api/subtitle-groups/:id/pairs/), rate each card in turn (POST /api/subtitle-pairs/:id/rate/), load the next session.",
+    "Latencies are of successful requests, measured by the client from sending to the end of the body; errors count every non-2xx answer and network error.",
+    "SQLite: a new file in a temporary DATA_DIR. PostgreSQL: a new database on the machine's shared server, dropped afterwards.",
+  ]);
+  console.info(`Results written to ${filePath}`);
+});
+
+describe("given 200 learners studying one public group at once", () => {
+  it(
+    "should answer every request on SQLite, and report p50/p99 and throughput",
+    async () => {
+      const server = await startAtelierServer();
+      try {
+        const summary = await loadOneEngine(server);
+        console.info(formatStudyLoadSummary("SQLite", summary));
+        summaries.set("sqlite", summary);
+        expect(summary.errorsByStatus).toEqual({});
+        expect(summary.requests).toBeGreaterThan(loadLearners);
+      } finally {
+        await server.stop();
+      }
+    },
+    (loadSeconds + 90) * 1000,
+  );
+
+  it.runIf(postgresTestsEnabled)(
+    "should answer every request on PostgreSQL, and report p50/p99 and throughput",
+    async () => {
+      const database = await createSharedPostgresDatabase();
+      const server = await startAtelierServer({ environment: { DATABASE_URL: database.url } });
+      try {
+        const summary = await loadOneEngine(server);
+        console.info(formatStudyLoadSummary("PostgreSQL", summary));
+        summaries.set("postgresql", summary);
+        expect(summary.errorsByStatus).toEqual({});
+        expect(summary.requests).toBeGreaterThan(loadLearners);
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+    },
+    (loadSeconds + 90) * 1000,
+  );
+});

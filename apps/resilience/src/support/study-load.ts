@@ -1,0 +1,162 @@
+import type { Agent } from "undici";
+import { percentile, roundMilliseconds } from "./latency.ts";
+import { StudyClient, type StudyAnswer } from "./study-client.ts";
+
+export type RequestKind = "load" | "rate";
+
+/** One answered (or failed) request: `status` 0 is a network error. `endedAt` is `performance.now()`. */
+export type RequestSample = { kind: RequestKind; status: number; endedAt: number; milliseconds: number };
+
+/** A rating the server answered 200: from then on it must be in the database. */
+export type AcknowledgedRating = { learnerKey: string; pairId: string; box: number };
+
+export type StudyLoadOptions = {
+  server: { url: string; origin: string };
+  agent: Agent;
+  groupId: string;
+  learners: number;
+  /** The load stops after this long, or earlier when `signal` aborts. */
+  durationMilliseconds: number;
+  signal?: AbortSignal;
+  /** Cards per study session: one load, then that many ratings. */
+  sessionCardCount?: number;
+  /** A learner whose request failed waits this long before going on, as a page would. */
+  pauseAfterErrorMilliseconds?: number;
+  /** Updated as the load goes, for a test that acts in the middle of it. */
+  progress?: StudyLoadProgress;
+};
+
+export type StudyLoadProgress = { started: boolean; acknowledgedRatings: number };
+
+export type StudyLoadResult = {
+  learners: number;
+  seconds: number;
+  samples: RequestSample[];
+  acknowledgedRatings: AcknowledgedRating[];
+  /** Per learner key, the pairs whose rating was sent but not answered 200: the server may or may not have saved it. */
+  uncertainRatings: Map<string, string[]>;
+};
+
+const defaultSessionCardCount = 5;
+
+/**
+ * Simulated learners studying one public group at once, each in its own browser (cookie jar): load a test-mode
+ * session of a few cards (GET …/pairs/), rate the first card (POST …/rate/), go to the next card and rate it, and
+ * load a new session when the cards are done. A learner answers right unless the card is in box 4, so no card reaches
+ * box 5 and no learner meets the anonymous limit of 5 memorized cards (a 403 that is not a fault).
+ *
+ * @example
+ * const result = await runStudyLoad({ server, agent, groupId, learners: 200, durationMilliseconds: 60_000 });
+ */
+export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoadResult> {
+  const sessionCardCount = options.sessionCardCount ?? defaultSessionCardCount;
+  const pauseAfterError = options.pauseAfterErrorMilliseconds ?? 100;
+  const samples: RequestSample[] = [];
+  const acknowledgedRatings: AcknowledgedRating[] = [];
+  const uncertainRatings = new Map<string, string[]>();
+
+  const clients = Array.from({ length: options.learners }, () => new StudyClient(options.server, options.agent));
+  await Promise.all(clients.map((client) => client.fetchCsrfToken()));
+
+  const startedAt = performance.now();
+  if (options.progress) options.progress.started = true;
+  const deadline = startedAt + options.durationMilliseconds;
+  const isOver = () => performance.now() >= deadline || options.signal?.aborted === true;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, pauseAfterError));
+
+  async function timed(kind: RequestKind, send: () => Promise<StudyAnswer>): Promise<StudyAnswer | null> {
+    const started = performance.now();
+    try {
+      const answer = await send();
+      samples.push({ kind, status: answer.status, endedAt: performance.now(), milliseconds: answer.milliseconds });
+      return answer.status >= 200 && answer.status < 300 ? answer : null;
+    } catch {
+      samples.push({ kind, status: 0, endedAt: performance.now(), milliseconds: performance.now() - started });
+      return null;
+    }
+  }
+
+  async function study(client: StudyClient, learnerNumber: number): Promise<void> {
+    let answerNumber = learnerNumber;
+    while (!isOver()) {
+      const session = await timed("load", () => client.send("GET", `/api/subtitle-groups/${options.groupId}/pairs/?mode=test&cardCount=${sessionCardCount}`));
+      if (!session) {
+        await pause();
+        continue;
+      }
+      for (const card of session.body.pairs as { id: string; current_box: number }[]) {
+        if (isOver()) break;
+        answerNumber += 1;
+        const isCorrect = card.current_box < 4 && answerNumber % 3 !== 0;
+        const learnerKey = client.learnerKey;
+        const rating = await timed("rate", () => client.send("POST", `/api/subtitle-pairs/${card.id}/rate/`, { is_correct: isCorrect }));
+        if (!rating) {
+          uncertainRatings.set(learnerKey, [...(uncertainRatings.get(learnerKey) ?? []), card.id]);
+          await pause();
+          break;
+        }
+        acknowledgedRatings.push({ learnerKey, pairId: card.id, box: rating.body.pair.current_box });
+        if (options.progress) options.progress.acknowledgedRatings += 1;
+      }
+    }
+  }
+
+  await Promise.all(clients.map((client, index) => study(client, index)));
+  return { learners: options.learners, seconds: (performance.now() - startedAt) / 1000, samples, acknowledgedRatings, uncertainRatings };
+}
+
+export type StudyLoadSummary = {
+  learners: number;
+  seconds: number;
+  requests: number;
+  errors: number;
+  /** Failed requests by status ("0" is a network error). */
+  errorsByStatus: Record<string, number>;
+  requestsPerSecond: number;
+  ratingsPerSecond: number;
+  p50Milliseconds: number;
+  p99Milliseconds: number;
+  maximumMilliseconds: number;
+  loadP50Milliseconds: number;
+  loadP99Milliseconds: number;
+  rateP50Milliseconds: number;
+  rateP99Milliseconds: number;
+};
+
+/** Counts, throughput and latency percentiles of a load run; latencies are of successful requests only. */
+export function summarizeStudyLoad(result: StudyLoadResult): StudyLoadSummary {
+  const succeeded = result.samples.filter((sample) => sample.status >= 200 && sample.status < 300);
+  const errorsByStatus: Record<string, number> = {};
+  for (const sample of result.samples) {
+    if (sample.status >= 200 && sample.status < 300) continue;
+    errorsByStatus[String(sample.status)] = (errorsByStatus[String(sample.status)] ?? 0) + 1;
+  }
+  const all = succeeded.map((sample) => sample.milliseconds);
+  const ofKind = (kind: RequestKind) => succeeded.filter((sample) => sample.kind === kind).map((sample) => sample.milliseconds);
+  return {
+    learners: result.learners,
+    seconds: Math.round(result.seconds * 10) / 10,
+    requests: result.samples.length,
+    errors: result.samples.length - succeeded.length,
+    errorsByStatus,
+    requestsPerSecond: Math.round(succeeded.length / result.seconds),
+    ratingsPerSecond: Math.round(result.acknowledgedRatings.length / result.seconds),
+    p50Milliseconds: roundMilliseconds(percentile(all, 50)),
+    p99Milliseconds: roundMilliseconds(percentile(all, 99)),
+    maximumMilliseconds: roundMilliseconds(all.reduce((maximum, value) => Math.max(maximum, value), 0)),
+    loadP50Milliseconds: roundMilliseconds(percentile(ofKind("load"), 50)),
+    loadP99Milliseconds: roundMilliseconds(percentile(ofKind("load"), 99)),
+    rateP50Milliseconds: roundMilliseconds(percentile(ofKind("rate"), 50)),
+    rateP99Milliseconds: roundMilliseconds(percentile(ofKind("rate"), 99)),
+  };
+}
+
+/** One line for the test output. */
+export function formatStudyLoadSummary(label: string, summary: StudyLoadSummary): string {
+  return (
+    `${label}: ${summary.learners} learners for ${summary.seconds} s, ${summary.requests} requests, ${summary.errors} errors` +
+    `${summary.errors > 0 ? ` ${JSON.stringify(summary.errorsByStatus)}` : ""}; ${summary.requestsPerSecond} requests/s (${summary.ratingsPerSecond} ratings/s); ` +
+    `p50 ${summary.p50Milliseconds} ms, p99 ${summary.p99Milliseconds} ms, max ${summary.maximumMilliseconds} ms ` +
+    `(load p50/p99 ${summary.loadP50Milliseconds}/${summary.loadP99Milliseconds} ms, rate ${summary.rateP50Milliseconds}/${summary.rateP99Milliseconds} ms)`
+  );
+}
