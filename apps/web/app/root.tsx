@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { themeInitializationScript } from "@atelier/ui";
 import "@atelier/ui/styles.css";
@@ -11,13 +11,41 @@ import { isFullScreenImagePath } from "./lib/site-paths.ts";
 import { AuthChangeRedirector, AuthProvider } from "@atelier/auth/react";
 import { redirectForAuthChange } from "@atelier/auth";
 import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
-import { LoginModal } from "./login-modal/LoginModal.tsx";
-import { SignOutDialog } from "./components/UserMenu.tsx";
+import { useSignOutDialogStore } from "./components/sign-out-dialog-store.ts";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
+// The two dialogs (and Radix's dialog with them) are loaded the first time they open: most visitors never open them,
+// and they would otherwise weigh on every public page's first load.
+const LoginModal = lazy(() => import("./login-modal/LoginModal.tsx").then((module) => ({ default: module.LoginModal })));
+const SignOutDialog = lazy(() => import("./components/SignOutDialog.tsx").then((module) => ({ default: module.SignOutDialog })));
+
+/** Renders `children` from the first time `isOpen` is true on, so a closing dialog can still animate out. */
+function OnceOpened({ isOpen, children }: { isOpen: boolean; children: ReactNode }) {
+  const [hasOpened, setHasOpened] = useState(isOpen);
+  useEffect(() => {
+    if (isOpen) setHasOpened(true);
+  }, [isOpen]);
+  return hasOpened || isOpen ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
+function DeferredDialogs() {
+  const isLoginModalOpen = useLoginModalStore((state) => state.state === "open");
+  const isSignOutDialogOpen = useSignOutDialogStore((state) => state.state === "open");
+  return (
+    <>
+      <OnceOpened isOpen={isLoginModalOpen}>
+        <LoginModal />
+      </OnceOpened>
+      <OnceOpened isOpen={isSignOutDialogOpen}>
+        <SignOutDialog />
+      </OnceOpened>
+    </>
+  );
+}
+
 const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) => {
   if (event === "login") {
     // The modal merges the study progress itself, then reloads; every other sign-in (the login page, a code, a
@@ -81,8 +109,7 @@ export default function App() {
       <SiteFrame>
         <Outlet />
       </SiteFrame>
-      <LoginModal />
-      <SignOutDialog />
+      <DeferredDialogs />
     </AuthProvider>
   );
 }

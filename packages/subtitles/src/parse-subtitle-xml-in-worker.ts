@@ -21,8 +21,19 @@ const MAXIMUM_IDLE_WORKERS = 2;
 const idleWorkers: Worker[] = [];
 let nextJobId = 1;
 
+/** Workers whose script has loaded: on a busy machine a start-up can take longer than a parse may. */
+const readyWorkers = new WeakSet<Worker>();
+/** How long a new worker may take to start before the upload fails; the parse's own limit starts after it. */
+const WORKER_STARTUP_TIMEOUT_MILLISECONDS = 15_000;
+
 function createParseWorker(): Worker {
   const worker = new Worker(new URL("./parse-worker.mjs", import.meta.url), { resourceLimits: WORKER_RESOURCE_LIMITS });
+  worker.on("message", function markReady(reply: WorkerReply) {
+    if (reply.status === "ready") {
+      readyWorkers.add(worker);
+      worker.off("message", markReady);
+    }
+  });
   worker.unref();
   return worker;
 }
@@ -72,7 +83,11 @@ export function parseSubtitleXmlInWorker(input: Uint8Array, options: SubtitleWor
       else reject(outcome.error);
     };
     const onMessage = (reply: WorkerReply) => {
-      if (reply.status === "ready" || reply.jobId !== jobId) return;
+      if (reply.status === "ready") {
+        startParseTimer();
+        return;
+      }
+      if (reply.jobId !== jobId) return;
       if (reply.status === "parsed") finish({ track: reply.track }, true);
       else finish({ error: new SubtitleParseError(isSubtitleParseErrorCode(reply.code) ? reply.code : "worker-failed", reply.message) }, true);
     };
@@ -82,10 +97,19 @@ export function parseSubtitleXmlInWorker(input: Uint8Array, options: SubtitleWor
       finish({ error: new SubtitleParseError(code, error.message) }, false);
     };
     const onExit = (exitCode: number) => finish({ error: new SubtitleParseError("worker-failed", `worker exited with code ${exitCode}`) }, false);
-    const timer = setTimeout(
-      () => finish({ error: new SubtitleParseError("timeout", `after ${timeoutMilliseconds} ms`) }, false),
-      timeoutMilliseconds,
+    // The parse's limit counts from the moment the worker can parse, so a slow start-up is not blamed on the file.
+    let timer = setTimeout(
+      () => finish({ error: new SubtitleParseError("worker-failed", `the parse worker did not start within ${WORKER_STARTUP_TIMEOUT_MILLISECONDS} ms`) }, false),
+      WORKER_STARTUP_TIMEOUT_MILLISECONDS,
     );
+    let parseTimerStarted = false;
+    const startParseTimer = () => {
+      if (parseTimerStarted || settled) return;
+      parseTimerStarted = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => finish({ error: new SubtitleParseError("timeout", `after ${timeoutMilliseconds} ms`) }, false), timeoutMilliseconds);
+    };
+    if (readyWorkers.has(worker)) startParseTimer();
     worker.on("message", onMessage);
     worker.on("error", onError);
     worker.on("exit", onExit);

@@ -1,51 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
-import { Button, ConfirmDialog } from "@atelier/ui";
+import { Link, useLocation } from "react-router";
+import { Button } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
-import { authClient } from "../lib/auth.ts";
-import { create } from "zustand";
+import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-
-const useSignOutDialogStore = create<{ state: "open" | "closed"; setState: (state: "open" | "closed") => void }>((set) => ({
-  state: "closed",
-  setState: (state) => set({ state }),
-}));
-
-/**
- * Sign out behind a confirmation, its button disabled while the call runs (spec 4.5); then home. Rendered once at
- * the root, not inside the menu: the menu turns into 'Log in' as soon as the sign-out lands, and the dialog must
- * outlive it to close cleanly.
- */
-export function SignOutDialog() {
-  const { state, setState } = useSignOutDialogStore();
-  const [pending, setPending] = useState(false);
-  const navigate = useNavigate();
-  const signOut = async () => {
-    setPending(true);
-    try {
-      await authClient.logout();
-      setState("closed");
-      navigate("/");
-    } catch (error) {
-      console.error(error);
-      window.alert("Signing out failed. Please try again.");
-    } finally {
-      setPending(false);
-    }
-  };
-  return (
-    <ConfirmDialog
-      open={state === "open"}
-      onOpenChange={(open) => setState(open ? "open" : "closed")}
-      title="Sign out?"
-      description="You will need to sign in again to reach your account."
-      confirmLabel="Sign out"
-      confirmPendingLabel="Signing out..."
-      confirmPending={pending}
-      onConfirm={signOut}
-    />
-  );
-}
 
 /** Log in when signed out; the user menu (Dashboard, Settings, Sign out) when signed in (spec 2.1). */
 export function UserMenu({ placement }: { placement: "header" | "mobile" }) {

@@ -1,0 +1,41 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { ConfirmDialog } from "@atelier/ui";
+import { authClient } from "../lib/auth.ts";
+import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
+
+/**
+ * Sign out behind a confirmation, its button disabled while the call runs (spec 4.5); then home. Rendered once at
+ * the root, not inside the menu: the menu turns into 'Log in' as soon as the sign-out lands, and the dialog must
+ * outlive it to close cleanly.
+ */
+export function SignOutDialog() {
+  const { state, setState } = useSignOutDialogStore();
+  const [pending, setPending] = useState(false);
+  const navigate = useNavigate();
+  const signOut = async () => {
+    setPending(true);
+    try {
+      await authClient.logout();
+      setState("closed");
+      navigate("/");
+    } catch (error) {
+      console.error(error);
+      window.alert("Signing out failed. Please try again.");
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      open={state === "open"}
+      onOpenChange={(open) => setState(open ? "open" : "closed")}
+      title="Sign out?"
+      description="You will need to sign in again to reach your account."
+      confirmLabel="Sign out"
+      confirmPendingLabel="Signing out..."
+      confirmPending={pending}
+      onConfirm={signOut}
+    />
+  );
+}
