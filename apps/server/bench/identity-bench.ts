@@ -1,48 +1,21 @@
-// Measures GET /_allauth/browser/v1/auth/session (signed in) against a bare node:http JSON server, and login latency.
-// Run with `pnpm --filter @atelier/server bench` (BENCH_SECONDS and BENCH_CONNECTIONS change the load).
+// Measures GET /_allauth/browser/v1/auth/session (signed in) against a bare node:http JSON server, and login latency;
+// writes bench-results/identity.json. Run with `pnpm --filter @atelier/server bench` (BENCH_SECONDS and
+// BENCH_CONNECTIONS change the load).
 import fs from "node:fs";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
-import { promisify } from "node:util";
 import { serve } from "@hono/node-server";
+import { writeBenchResult } from "@atelier/bench";
 import { loadConfiguration } from "../src/config.ts";
 import { createServer } from "../src/create-server.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase } from "../src/database/open-database.ts";
+import { measureAgainstBareServer, throughputConnections, throughputSeconds, trackRequestsInFlight } from "./measure-throughput.ts";
 
-const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const loginCount = Number(process.env.BENCH_LOGINS ?? 200);
 const password = "correct horse battery";
-const execFileAsync = promisify(execFile);
-const autocannonCli = createRequire(import.meta.url).resolve("autocannon/autocannon.js");
-
-async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/**
- * Requests per second from autocannon running in a child process, so the load generator does not share the
- * server's thread (on 2 cores: one for the server, one for the load).
- */
-async function measureRequestsPerSecond(url: string, headers: Record<string, string>, seconds = durationSeconds): Promise<number> {
-  const headerArguments = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]);
-  const { stdout } = await execFileAsync(
-    process.execPath,
-    [autocannonCli, "--json", "-c", String(connections), "-d", String(seconds), ...headerArguments, url],
-    { maxBuffer: 16 * 1024 * 1024 },
-  );
-  const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url} gave ${result.non2xx} non-2xx answers and ${result.errors} errors under load.`);
-  }
-  return result.requests.average;
-}
 
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
@@ -61,15 +34,11 @@ async function main() {
     WEB_BUILD_DIR: path.join(dataDirectory, "no-web-build"),
   });
   const app = createServer({ configuration, database: opened.database });
-  const atelier = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  const handler = trackRequestsInFlight(app.fetch);
+  const atelier = serve({ fetch: handler.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
   await new Promise((resolve) => atelier.once("listening", resolve));
   const atelierPort = (atelier.address() as AddressInfo).port;
-  const body = JSON.stringify({ status: 200, data: { user: { id: "x", display: "bench@example.ch", email: "bench@example.ch", has_usable_password: true }, methods: [] }, meta: { is_authenticated: true } });
-  const bare = http.createServer((_request, response) => {
-    response.writeHead(200, { "Content-Type": "application/json" });
-    response.end(body);
-  });
-  const barePort = await listen(bare);
+  const loadAtStart = os.loadavg()[0]?.toFixed(2);
 
   const base = `http://127.0.0.1:${atelierPort}/_allauth/browser/v1`;
   const csrf = "abcdefghijklmnopqrstuvwxyz012345";
@@ -95,20 +64,27 @@ async function main() {
   latencies.sort((left, right) => left - right);
 
   const sessionHeaders = { Cookie: `${sessionCookie}; csrftoken=${csrf}`, "X-Forwarded-For": "10.2.0.1" };
-  await measureRequestsPerSecond(`${base}/auth/session`, sessionHeaders, 3); // warm-up
-  const atelierRate = await measureRequestsPerSecond(`${base}/auth/session`, sessionHeaders);
-  const bareRate = await measureRequestsPerSecond(`http://127.0.0.1:${barePort}/`, {});
+  const sessionAnswer = await (await fetch(`${base}/auth/session`, { headers: sessionHeaders })).text();
+  const session = await measureAgainstBareServer({ url: `${base}/auth/session`, headers: sessionHeaders }, sessionAnswer);
+  const login = { count: loginCount, p50Milliseconds: percentile(latencies, 0.5), p99Milliseconds: percentile(latencies, 0.99) };
 
-  console.info(`Node ${process.version}, ${os.cpus().length} CPUs, autocannon in a child process, ${connections} connections for ${durationSeconds} s each, SQLite in ${dataDirectory}`);
-  console.info(`GET /_allauth/browser/v1/auth/session (signed in): ${atelierRate.toFixed(0)} requests/s`);
-  console.info(`bare node:http JSON server:                      ${bareRate.toFixed(0)} requests/s`);
-  console.info(`ratio: ${(atelierRate / bareRate).toFixed(2)} (target >= 0.5)`);
-  console.info(`login (${loginCount} sequential, argon2id): p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms`);
+  console.info(`Node ${process.version}, ${os.cpus().length} CPUs, autocannon in a child process, ${throughputConnections} connections for ${throughputSeconds} s each, SQLite in ${dataDirectory}`);
+  console.info(`GET /_allauth/browser/v1/auth/session (signed in): ${session.requestsPerSecond.toFixed(0)} requests/s`);
+  console.info(`bare node:http JSON server (same answer):          ${session.bareRequestsPerSecond.toFixed(0)} requests/s`);
+  console.info(`ratio: ${session.ratioToBare.toFixed(2)} (target >= 0.5)`);
+  console.info(`login (${loginCount} sequential, argon2id): p50 ${login.p50Milliseconds.toFixed(1)} ms, p99 ${login.p99Milliseconds.toFixed(1)} ms`);
+  const written = writeBenchResult({
+    name: "identity",
+    figures: { connections: throughputConnections, durationSeconds: throughputSeconds, session, login },
+    notes: [
+      `GET session signed in, on SQLite, against a bare node:http server answering the same ${sessionAnswer.length}-byte JSON; ${throughputConnections} connections, ${throughputSeconds} s each; load average ${loadAtStart} at the start.`,
+    ],
+  });
+  console.info(`Written: ${written}`);
 
+  await handler.drained();
   atelier.close();
-  bare.close();
   atelier.closeAllConnections?.();
-  bare.closeAllConnections();
   await opened.close();
   fs.rmSync(dataDirectory, { recursive: true, force: true });
 }

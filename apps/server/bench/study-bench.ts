@@ -1,6 +1,7 @@
-// Measures the study API on a 20,000-pair group: GET pairs and GET stats latency on SQLite and PostgreSQL, and
-// rating requests per second (sequential, one learner). Run with `pnpm --filter @atelier/server bench`;
-// BENCH_REQUESTS changes the number of timed requests, BENCH_POSTGRES_URL the database (skipped when unreachable).
+// Measures the study API on a 20,000-pair group on SQLite and PostgreSQL: GET pairs and GET stats latency, and rating
+// requests per second (sequential, ten clients, and autocannon against a bare node:http server in the same run);
+// writes bench-results/study.json. Run with `pnpm --filter @atelier/server bench`; BENCH_REQUESTS changes the number of
+// timed requests, BENCH_POSTGRES_URL the database (skipped when unreachable), BENCH_SECONDS the autocannon duration.
 import fs from "node:fs";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,11 +9,13 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { serve } from "@hono/node-server";
+import { writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { loadConfiguration } from "../src/config.ts";
 import { createServer } from "../src/create-server.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase, type OpenedDatabase } from "../src/database/open-database.ts";
 import { insertGroupWithPairs } from "../src/study/study-store.ts";
+import { measureAgainstBareServer, throughputConnections, throughputSeconds, trackRequestsInFlight } from "./measure-throughput.ts";
 
 const pairCount = 20_000;
 const requestCount = Number(process.env.BENCH_REQUESTS ?? 50);
@@ -23,7 +26,7 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function timeRequests(url: string, headers: Record<string, string>, count: number): Promise<string> {
+async function timeRequests(url: string, headers: Record<string, string>, count: number): Promise<{ p50Milliseconds: number; p95Milliseconds: number }> {
   const latencies: number[] = [];
   for (let index = 0; index < count + 3; index += 1) {
     const started = performance.now();
@@ -33,10 +36,10 @@ async function timeRequests(url: string, headers: Record<string, string>, count:
     if (index >= 3) latencies.push(performance.now() - started);
   }
   latencies.sort((left, right) => left - right);
-  return `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p95 ${percentile(latencies, 0.95).toFixed(1)} ms`;
+  return { p50Milliseconds: percentile(latencies, 0.5), p95Milliseconds: percentile(latencies, 0.95) };
 }
 
-async function benchEngine(label: string, opened: OpenedDatabase, options: { postgresSchema?: string } = {}) {
+async function benchEngine(label: string, opened: OpenedDatabase, options: { postgresSchema?: string } = {}): Promise<BenchFigures> {
   await migrateToLatest(opened.database, options);
   const configuration = loadConfiguration({
     NODE_ENV: "test",
@@ -47,7 +50,8 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
   });
   const app = createServer({ configuration, database: opened.database });
-  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  const handler = trackRequestsInFlight(app.fetch);
+  const server = serve({ fetch: handler.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const csrf = "abcdefghijklmnopqrstuvwxyz012345";
@@ -72,12 +76,11 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   const markStudied = await fetch(`${base}/api/subtitle-groups/${groupId}/mark-studied/`, { method: "POST", headers: { ...postHeaders, ...headers }, body: JSON.stringify({ pairIds: pairs.slice(0, pairCount / 4).map((pair) => pair.id) }) });
   if (markStudied.status !== 200) throw new Error(`mark-studied answered ${markStudied.status}.`);
 
-  const results = [
-    `seeding ${pairCount} pairs: ${seedMilliseconds.toFixed(0)} ms`,
-    `GET pairs (study, all, every card): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/`, headers, requestCount)}`,
-    `GET pairs (test, all, cardCount=20): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount)}`,
-    `GET stats (with the 20,000 pairs): ${await timeRequests(`${base}/api/subtitle-groups/${groupId}/stats/`, headers, requestCount)}`,
-  ];
+  const queries = {
+    "GET pairs (study, all, every card)": await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/`, headers, requestCount),
+    "GET pairs (test, all, cardCount=20)": await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount),
+    "GET stats": await timeRequests(`${base}/api/subtitle-groups/${groupId}/stats/`, headers, requestCount),
+  };
 
   let ratings = 0;
   const deadline = performance.now() + ratingSeconds * 1000;
@@ -109,12 +112,24 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     }),
   );
   const concurrentRate = concurrentRatings / ((performance.now() - concurrentStarted) / 1000);
-  results.push(`POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
 
+  // Fifty connections from autocannon, each request rating the next card, against a bare node:http server measured
+  // just before in this process.
+  const ratingPaths = pairs.map((pair) => `/api/subtitle-pairs/${pair.id}/rate/`);
+  const ratingBody = JSON.stringify({ is_correct: true });
+  const ratingAnswer = await (await fetch(`${base}${ratingPaths[0]}`, { method: "POST", headers: { ...postHeaders, ...headers }, body: ratingBody })).text();
+  const autocannonRating = await measureAgainstBareServer({ url: `${base}${ratingPaths[0]}`, paths: ratingPaths, method: "POST", headers: { ...postHeaders, ...headers }, body: ratingBody }, ratingAnswer);
+
+  const rating = { ...autocannonRating, sequentialRequestsPerSecond: sequentialRate, tenClientsRequestsPerSecond: concurrentRate };
   console.info(`\n${label}`);
-  for (const line of results) console.info(`  ${line}`);
+  console.info(`  seeding ${pairCount} pairs: ${seedMilliseconds.toFixed(0)} ms`);
+  for (const [query, latency] of Object.entries(queries)) console.info(`  ${query}: p50 ${latency.p50Milliseconds.toFixed(1)} ms, p95 ${latency.p95Milliseconds.toFixed(1)} ms`);
+  console.info(`  POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
+  console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}`);
+  await handler.drained();
   server.close();
   server.closeAllConnections?.();
+  return { seedMilliseconds, queries, rating };
 }
 
 async function postgresReachable(): Promise<boolean> {
@@ -130,31 +145,39 @@ async function postgresReachable(): Promise<boolean> {
 
 async function main() {
   console.info(`Node ${process.version}, ${os.cpus().length} CPUs; ${requestCount} timed requests each, sequential, one signed-in learner with 5,000 started cards`);
+  const loadAtStart = os.loadavg()[0]?.toFixed(2);
+  const engines: Record<string, BenchFigures> = {};
+  const notes = [
+    `One signed-in learner with 5,000 of the ${pairCount.toLocaleString("en-US")} cards started; latencies over ${requestCount} sequential requests; the autocannon rating rates the cards in turn with ${throughputConnections} connections for ${throughputSeconds} s; load average ${loadAtStart} at the start.`,
+  ];
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-study-bench-"));
   const sqlite = openDatabase({ databaseUrl: null, dataDirectory });
   try {
-    await benchEngine("SQLite", sqlite);
+    engines.sqlite = await benchEngine("SQLite", sqlite);
   } finally {
     await sqlite.close();
     fs.rmSync(dataDirectory, { recursive: true, force: true });
   }
 
-  if (!(await postgresReachable())) {
+  if (await postgresReachable()) {
+    const schema = `atelier_bench_${crypto.randomUUID().replaceAll("-", "")}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const postgres = openDatabase({ databaseUrl: postgresUrl, dataDirectory: "", postgresSearchPath: schema });
+    try {
+      engines.postgresql = await benchEngine("PostgreSQL", postgres, { postgresSchema: schema });
+      notes.push(`PostgreSQL at ${new URL(postgresUrl).host}, a schema of its own dropped afterwards.`);
+    } finally {
+      await postgres.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  } else {
     console.info(`\nPostgreSQL: skipped, nothing answers at ${postgresUrl} (set BENCH_POSTGRES_URL).`);
-    return;
+    notes.push(`PostgreSQL skipped: nothing answered at ${new URL(postgresUrl).host}.`);
   }
-  const schema = `atelier_bench_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const postgres = openDatabase({ databaseUrl: postgresUrl, dataDirectory: "", postgresSearchPath: schema });
-  try {
-    await benchEngine("PostgreSQL", postgres, { postgresSchema: schema });
-  } finally {
-    await postgres.close();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
-  }
+  console.info(`Written: ${writeBenchResult({ name: "study", figures: { pairCount, connections: throughputConnections, durationSeconds: throughputSeconds, engines }, notes })}`);
 }
 
 main().then(

@@ -1,10 +1,12 @@
-// `pnpm bench`: parse time per fixture, and alignment time and peak memory for the en–et pair and synthetic pairs.
-// Each alignment runs in its own child process so that its peak memory (max RSS minus the RSS before aligning) is
-// its own.
+// `pnpm bench`: parse and alignment time and memory across sizes (synthetic files and pairs of 250 to 20,000 cues),
+// parse time per fixture and the en–et film pair; writes bench-results/subtitles.json. Each measured case runs in its
+// own child process so that its memory (peak RSS and heap deltas from just before the call) is its own.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { alignSubtitleTracks } from "../src/align-subtitle-tracks.ts";
 import { parseSubtitleXml } from "../src/parse-subtitle-xml.ts";
 import type { SubtitleCue } from "../src/subtitle-types.ts";
@@ -12,7 +14,8 @@ import type { SubtitleCue } from "../src/subtitle-types.ts";
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixtureDirectory = path.resolve(packageDirectory, "../../../shared/fixtures/subtitles");
 
-type AlignmentCase = "en-et" | "synthetic-2000" | "synthetic-20000";
+/** The sizes of the scaling curves; 20,000 is the parser's default cue limit. */
+const scalingCueCounts = (process.env.BENCH_SUBTITLE_SIZES ?? "250,1000,2000,5000,10000,20000").split(",").map(Number);
 
 function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;
@@ -51,102 +54,230 @@ function createSyntheticPair(cueCount: number): { english: SubtitleCue[]; swedis
   return { english, swedish };
 }
 
-function loadAlignmentCase(name: AlignmentCase): { english: SubtitleCue[]; swedish: SubtitleCue[] } {
-  if (name === "synthetic-2000") return createSyntheticPair(2_000);
-  if (name === "synthetic-20000") return createSyntheticPair(20_000);
+/** A TTML file of a film's dialogue: one `<p>` per cue, some with a line break or an italic span, as exported subtitles are. */
+function createSyntheticTtml(cueCount: number): string {
+  const random = createSeededRandom(cueCount + 1);
+  const clock = (milliseconds: number) => {
+    const hours = Math.floor(milliseconds / 3_600_000);
+    const minutes = Math.floor(milliseconds / 60_000) % 60;
+    const seconds = (milliseconds % 60_000) / 1000;
+    return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}:${seconds.toFixed(3).padStart(6, "0")}`;
+  };
+  const paragraphs: string[] = [];
+  let time = 60_000;
+  for (let index = 0; index < cueCount; index += 1) {
+    const duration = Math.round(900 + random() * 4_000);
+    const text = index % 7 === 0 ? `<span tts:fontStyle="italic">Line ${index}, whispered</span>` : index % 3 === 0 ? `Line ${index} of the film,<br/>said twice.` : `Line ${index} of the film.`;
+    paragraphs.push(`      <p begin="${clock(time)}" end="${clock(time + duration)}">${text}</p>`);
+    time += duration + Math.round(100 + random() * 3_000);
+  }
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<tt xmlns="http://www.w3.org/ns/ttml" xmlns:tts="http://www.w3.org/ns/ttml#styling" xml:lang="en">`,
+    `  <body>`,
+    `    <div>`,
+    ...paragraphs,
+    `    </div>`,
+    `  </body>`,
+    `</tt>`,
+    "",
+  ].join("\n");
+}
+
+function loadRealFilmPair(): { english: SubtitleCue[]; swedish: SubtitleCue[] } {
   return {
     english: parseSubtitleXml(readFileSync(path.join(fixtureDirectory, "opensubs2018-209475.en.54828.xml"))).cues,
     swedish: parseSubtitleXml(readFileSync(path.join(fixtureDirectory, "opensubs2018-209475.et.3123721.xml"))).cues,
   };
 }
 
-function runAlignmentCaseInThisProcess(name: AlignmentCase): void {
-  const { english, swedish } = loadAlignmentCase(name);
+interface MemoryBaseline {
+  residentBytes: number;
+  heapBytes: number;
+}
+
+function takeMemoryBaseline(): MemoryBaseline {
+  // Twice: the first collection can leave garbage that only the second one frees.
   globalThis.gc?.();
-  const residentBefore = process.memoryUsage().rss;
-  const started = performance.now();
-  const { report } = alignSubtitleTracks(english, swedish);
-  const coldMilliseconds = performance.now() - started;
-  const peakExtraBytes = process.resourceUsage().maxRSS * 1024 - residentBefore;
-  const warmRuns: number[] = [];
-  for (let run = 0; run < 3; run += 1) {
-    const warmStarted = performance.now();
-    alignSubtitleTracks(english, swedish);
-    warmRuns.push(performance.now() - warmStarted);
+  globalThis.gc?.();
+  const usage = process.memoryUsage();
+  return { residentBytes: usage.rss, heapBytes: usage.heapUsed };
+}
+
+/** Peak RSS since the baseline, and the heap still held (the result is alive) after a full collection. */
+function measureMemorySince(baseline: MemoryBaseline): { peakRssDeltaBytes: number; retainedHeapBytes: number } {
+  const peakRssDeltaBytes = Math.max(0, process.resourceUsage().maxRSS * 1024 - baseline.residentBytes);
+  globalThis.gc?.();
+  return { peakRssDeltaBytes, retainedHeapBytes: process.memoryUsage().heapUsed - baseline.heapBytes };
+}
+
+function bestOf(runs: number, run: () => void): number {
+  const durations: number[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const started = performance.now();
+    run();
+    durations.push(performance.now() - started);
   }
-  process.stdout.write(
-    JSON.stringify({ name, englishCues: english.length, swedishCues: swedish.length, coldMilliseconds, warmMilliseconds: Math.min(...warmRuns), peakExtraBytes, report }),
-  );
+  return Math.min(...durations);
+}
+
+/** Runs in a child process: parses one file, prints its figures as JSON. */
+function runParseCaseInThisProcess(filePath: string): void {
+  const bytes = readFileSync(filePath);
+  const baseline = takeMemoryBaseline();
+  const started = performance.now();
+  const track = parseSubtitleXml(bytes);
+  const coldMilliseconds = performance.now() - started;
+  const memory = measureMemorySince(baseline);
+  const warmMilliseconds = bestOf(5, () => parseSubtitleXml(bytes));
+  process.stdout.write(JSON.stringify({ cues: track.cues.length, bytes: bytes.byteLength, coldMilliseconds, warmMilliseconds, ...memory }));
+}
+
+/** Runs in a child process: aligns one pair, prints its figures as JSON. */
+function runAlignmentCaseInThisProcess(caseName: string): void {
+  const { english, swedish } = caseName === "en-et" ? loadRealFilmPair() : createSyntheticPair(Number(caseName));
+  const baseline = takeMemoryBaseline();
+  const started = performance.now();
+  const alignment = alignSubtitleTracks(english, swedish);
+  const coldMilliseconds = performance.now() - started;
+  const memory = measureMemorySince(baseline);
+  const warmMilliseconds = bestOf(3, () => alignSubtitleTracks(english, swedish));
+  process.stdout.write(JSON.stringify({ englishCues: english.length, swedishCues: swedish.length, coldMilliseconds, warmMilliseconds, ...memory, report: alignment.report }));
+}
+
+function runCaseInChildProcess<Result>(flag: "--parse-case" | "--alignment-case", value: string): Result {
+  const output = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), flag, value], {
+    encoding: "utf8",
+    maxBuffer: 10 * 1024 * 1024,
+  });
+  return JSON.parse(output) as Result;
 }
 
 function formatMilliseconds(value: number): string {
   return `${value.toFixed(1).padStart(8)} ms`;
 }
 
-function benchmarkParsing(): void {
+const formatMegabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1).padStart(6)} MB`;
+
+interface MeasuredCase {
+  coldMilliseconds: number;
+  warmMilliseconds: number;
+  peakRssDeltaBytes: number;
+  retainedHeapBytes: number;
+}
+
+function benchmarkFixtureParsing(): BenchFigures {
   console.info(`\nParse time per fixture (${fixtureDirectory}); cold = first parse in this process, warm = best of 10`);
+  const figures: BenchFigures = {};
   const fileNames = readdirSync(fixtureDirectory).filter((fileName) => !fileName.endsWith(".md") && fileName !== "SHA256SUMS").sort();
   for (const fileName of fileNames) {
     const bytes = readFileSync(path.join(fixtureDirectory, fileName));
     const coldStarted = performance.now();
     let summary: string;
+    let cues: number | null = null;
     try {
       const track = parseSubtitleXml(bytes);
+      cues = track.cues.length;
       summary = `${track.format.padEnd(17)} ${String(track.cues.length).padStart(5)} cues`;
     } catch (error) {
       summary = `refused: ${(error as { code?: string }).code}`;
     }
     const cold = performance.now() - coldStarted;
-    const warmRuns: number[] = [];
-    for (let run = 0; run < 10; run += 1) {
-      const started = performance.now();
+    const warm = bestOf(10, () => {
       try {
         parseSubtitleXml(bytes);
       } catch {
         // Refused files are timed too.
       }
-      warmRuns.push(performance.now() - started);
-    }
-    console.info(`${fileName.padEnd(52)} ${(bytes.byteLength / 1024).toFixed(0).padStart(5)} KB  ${summary.padEnd(30)} cold ${formatMilliseconds(cold)}  warm ${formatMilliseconds(Math.min(...warmRuns))}`);
-  }
-}
-
-function benchmarkAlignment(): void {
-  console.info("\nAlignment (each case in a fresh process; peak = max RSS − RSS before aligning)");
-  const cases: AlignmentCase[] = existsSync(fixtureDirectory) ? ["en-et", "synthetic-2000", "synthetic-20000"] : ["synthetic-2000", "synthetic-20000"];
-  const results: { name: string; cues: number; warm: number }[] = [];
-  for (const name of cases) {
-    const output = execFileSync(process.execPath, [...process.execArgv, "--expose-gc", fileURLToPath(import.meta.url), "--alignment-case", name], {
-      encoding: "utf8",
-      maxBuffer: 10 * 1024 * 1024,
     });
-    const result = JSON.parse(output) as {
-      englishCues: number;
-      swedishCues: number;
-      coldMilliseconds: number;
-      warmMilliseconds: number;
-      peakExtraBytes: number;
-      report: { offsetMilliseconds: number; frameRateRatio: number; englishCoverage: number; swedishCoverage: number; meanOverlap: number; pairCount: number; warning?: string };
-    };
-    const { report } = result;
-    console.info(
-      `${name.padEnd(16)} ${String(result.englishCues).padStart(6)} × ${String(result.swedishCues).padEnd(6)} cold ${formatMilliseconds(result.coldMilliseconds)}  warm ${formatMilliseconds(result.warmMilliseconds)}  peak +${(result.peakExtraBytes / 1_048_576).toFixed(1)} MB  ` +
-        `offset ${report.offsetMilliseconds} ms, ratio ${report.frameRateRatio.toFixed(5)}, coverage ${report.englishCoverage.toFixed(3)}/${report.swedishCoverage.toFixed(3)}, mean IoU ${report.meanOverlap.toFixed(3)}, ${report.pairCount} pairs${report.warning === undefined ? "" : ", WARNING"}`,
-    );
-    results.push({ name, cues: Math.max(result.englishCues, result.swedishCues), warm: result.warmMilliseconds });
+    figures[fileName] = { bytes: bytes.byteLength, cues, coldMilliseconds: cold, warmMilliseconds: warm };
+    console.info(`${fileName.padEnd(52)} ${(bytes.byteLength / 1024).toFixed(0).padStart(5)} KB  ${summary.padEnd(30)} cold ${formatMilliseconds(cold)}  warm ${formatMilliseconds(warm)}`);
   }
-  const small = results.find((result) => result.name === "synthetic-2000");
-  const large = results.find((result) => result.name === "synthetic-20000");
-  if (small !== undefined && large !== undefined) {
-    console.info(`growth 2,000 → 20,000 cues: ×${(large.warm / small.warm).toFixed(1)} time for ×${(large.cues / small.cues).toFixed(1)} cues (linear would be ×10)`);
-  }
+  return figures;
 }
 
+function benchmarkParseScaling(): BenchFigures {
+  console.info("\nParse scaling: synthetic TTML, each size in a fresh process; warm = best of 5; heap Δ = heap held by the parsed track");
+  const directory = mkdtempSync(path.join(os.tmpdir(), "atelier-subtitles-bench-"));
+  const series = { cues: [] as number[], bytes: [] as number[], coldMilliseconds: [] as number[], warmMilliseconds: [] as number[], retainedHeapBytes: [] as number[], peakRssDeltaBytes: [] as number[] };
+  try {
+    for (const cueCount of scalingCueCounts) {
+      const filePath = path.join(directory, `synthetic-${cueCount}.ttml`);
+      writeFileSync(filePath, createSyntheticTtml(cueCount));
+      const result = runCaseInChildProcess<MeasuredCase & { cues: number; bytes: number }>("--parse-case", filePath);
+      for (const key of Object.keys(series) as (keyof typeof series)[]) series[key].push(result[key]);
+      console.info(`${String(result.cues).padStart(6)} cues ${(result.bytes / 1024).toFixed(0).padStart(6)} KB  cold ${formatMilliseconds(result.coldMilliseconds)}  warm ${formatMilliseconds(result.warmMilliseconds)}  heap Δ ${formatMegabytes(result.retainedHeapBytes)}  peak RSS Δ ${formatMegabytes(result.peakRssDeltaBytes)}`);
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+  return series;
+}
+
+interface AlignmentCaseResult extends MeasuredCase {
+  englishCues: number;
+  swedishCues: number;
+  report: { offsetMilliseconds: number; frameRateRatio: number; englishCoverage: number; swedishCoverage: number; meanOverlap: number; pairCount: number; warning?: string };
+}
+
+function describeAlignment(name: string, result: AlignmentCaseResult): string {
+  const { report } = result;
+  return (
+    `${name.padEnd(8)} ${String(result.englishCues).padStart(6)} × ${String(result.swedishCues).padEnd(6)} cold ${formatMilliseconds(result.coldMilliseconds)}  warm ${formatMilliseconds(result.warmMilliseconds)}  heap Δ ${formatMegabytes(result.retainedHeapBytes)}  peak RSS Δ ${formatMegabytes(result.peakRssDeltaBytes)}  ` +
+    `offset ${report.offsetMilliseconds} ms, ratio ${report.frameRateRatio.toFixed(5)}, coverage ${report.englishCoverage.toFixed(3)}/${report.swedishCoverage.toFixed(3)}, mean IoU ${report.meanOverlap.toFixed(3)}, ${report.pairCount} pairs${report.warning === undefined ? "" : ", WARNING"}`
+  );
+}
+
+function benchmarkAlignmentScaling(): BenchFigures {
+  console.info("\nAlignment scaling: synthetic English/Swedish pairs (25 vs 23.976 fps, 15 s late, jittered, re-split), each size in a fresh process; warm = best of 3");
+  const series = { cues: [] as number[], swedishCues: [] as number[], pairCount: [] as number[], coldMilliseconds: [] as number[], warmMilliseconds: [] as number[], retainedHeapBytes: [] as number[], peakRssDeltaBytes: [] as number[] };
+  for (const cueCount of scalingCueCounts) {
+    const result = runCaseInChildProcess<AlignmentCaseResult>("--alignment-case", String(cueCount));
+    series.cues.push(result.englishCues);
+    series.swedishCues.push(result.swedishCues);
+    series.pairCount.push(result.report.pairCount);
+    series.coldMilliseconds.push(result.coldMilliseconds);
+    series.warmMilliseconds.push(result.warmMilliseconds);
+    series.retainedHeapBytes.push(result.retainedHeapBytes);
+    series.peakRssDeltaBytes.push(result.peakRssDeltaBytes);
+    console.info(describeAlignment("synthetic", result));
+  }
+  const first = 0;
+  const last = series.cues.length - 1;
+  if (last > first) {
+    const timeGrowth = (series.warmMilliseconds[last] as number) / (series.warmMilliseconds[first] as number);
+    const sizeGrowth = (series.cues[last] as number) / (series.cues[first] as number);
+    console.info(`growth ${series.cues[first]} → ${series.cues[last]} cues: ×${timeGrowth.toFixed(1)} time for ×${sizeGrowth.toFixed(1)} cues (linear would be ×${sizeGrowth.toFixed(1)})`);
+  }
+  return series;
+}
+
+function benchmarkRealFilmAlignment(): BenchFigures {
+  console.info("\nAlignment of a real film (the en–et OPUS fixtures)");
+  const result = runCaseInChildProcess<AlignmentCaseResult>("--alignment-case", "en-et");
+  console.info(describeAlignment("en-et", result));
+  const { report, ...figures } = result;
+  return { ...figures, pairCount: report.pairCount, englishCoverage: report.englishCoverage, swedishCoverage: report.swedishCoverage, meanOverlap: report.meanOverlap };
+}
+
+const parseCaseIndex = process.argv.indexOf("--parse-case");
 const alignmentCaseIndex = process.argv.indexOf("--alignment-case");
-if (alignmentCaseIndex !== -1) {
-  runAlignmentCaseInThisProcess(process.argv[alignmentCaseIndex + 1] as AlignmentCase);
+if (parseCaseIndex !== -1) {
+  runParseCaseInThisProcess(process.argv[parseCaseIndex + 1] as string);
+} else if (alignmentCaseIndex !== -1) {
+  runAlignmentCaseInThisProcess(process.argv[alignmentCaseIndex + 1] as string);
 } else {
-  if (existsSync(fixtureDirectory)) benchmarkParsing();
-  else console.warn(`Skipping the parse benchmark: ${fixtureDirectory} does not exist.`);
-  benchmarkAlignment();
+  const loadAtStart = os.loadavg()[0]?.toFixed(2);
+  const notes = [
+    `Node ${process.version}; each size parsed or aligned in a fresh process started with --expose-gc: heap Δ is the heap still held after a full collection with the result alive, peak RSS Δ is the process's max RSS minus its RSS just before the call; load average ${loadAtStart} at the start.`,
+  ];
+  const figures: BenchFigures = { parse: benchmarkParseScaling(), alignment: benchmarkAlignmentScaling() };
+  if (existsSync(fixtureDirectory)) {
+    figures.realFilm = benchmarkRealFilmAlignment();
+    figures.fixtures = benchmarkFixtureParsing();
+  } else {
+    console.warn(`Skipping the fixture benchmarks: ${fixtureDirectory} does not exist.`);
+    notes.push(`The fixture parse times and the en–et film alignment were skipped: ${fixtureDirectory} does not exist.`);
+  }
+  console.info(`\nWritten: ${writeBenchResult({ name: "subtitles", figures, notes })}`);
 }

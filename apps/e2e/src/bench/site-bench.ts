@@ -1,15 +1,30 @@
-// `pnpm bench`: page weight on first load and Lighthouse mobile scores for the public site, against the real server.
+// `pnpm bench`: page weight on first load and Lighthouse mobile scores for every public page, against the real
+// server; writes bench-results/site.json. BENCH_PAGES="/,/paintings" limits the pages.
+import { createRequire } from "node:module";
+import os from "node:os";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { writeBenchResult, type BenchFigures } from "@atelier/bench";
+import { paintings } from "@atelier/catalogue";
 import { CHROMIUM_FLAGS, findChromiumExecutable, launchChromium } from "../support/chromium.ts";
 import { startAtelierServer } from "../support/atelier-server.ts";
 
-const BENCHMARKED_PATHS = ["/", "/paintings", "/janus-unmasked"];
+/** The prerendered public pages (apps/web/app/prerendered-paths.ts), with one painting and one of its viewer pages. */
+function listPublicPages(): string[] {
+  const painting = paintings[0];
+  const paintingPages = painting === undefined ? [] : [`/${painting.id}`, ...painting.images.slice(0, 1).map((image) => `/${painting.id}/image/${image.id}`)];
+  return ["/", "/paintings", "/about", "/events", "/expositions", "/contact", "/privacy-policy", "/Licence", ...paintingPages];
+}
+
+const BENCHMARKED_PATHS = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.split(",") : listPublicPages();
 
 interface PageWeight {
   javaScriptGzipBytes: number;
   cssGzipBytes: number;
   imageBytes: number;
+  fontBytes: number;
+  /** Every response body on the first load, the document included, as transferred (compressed where the server compresses). */
+  totalBytes: number;
   requestCount: number;
 }
 
@@ -18,16 +33,18 @@ async function measurePageWeight(origin: string, path: string): Promise<PageWeig
   try {
     const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75 });
     const page = await context.newPage();
-    const weight: PageWeight = { javaScriptGzipBytes: 0, cssGzipBytes: 0, imageBytes: 0, requestCount: 0 };
+    const weight: PageWeight = { javaScriptGzipBytes: 0, cssGzipBytes: 0, imageBytes: 0, fontBytes: 0, totalBytes: 0, requestCount: 0 };
     const pending: Promise<void>[] = [];
     page.on("requestfinished", (request) => {
       pending.push(
         request.sizes().then((sizes) => {
           weight.requestCount += 1;
+          weight.totalBytes += sizes.responseBodySize;
           const type = request.resourceType();
           if (type === "script") weight.javaScriptGzipBytes += sizes.responseBodySize;
           else if (type === "stylesheet") weight.cssGzipBytes += sizes.responseBodySize;
           else if (type === "image") weight.imageBytes += sizes.responseBodySize;
+          else if (type === "font") weight.fontBytes += sizes.responseBodySize;
         }),
       );
     });
@@ -60,6 +77,7 @@ async function measureLighthouse(origin: string, path: string) {
       bestPractices: categories["best-practices"]?.score ?? null,
       cumulativeLayoutShift: audits["cumulative-layout-shift"]?.numericValue ?? null,
       largestContentfulPaintMs: audits["largest-contentful-paint"]?.numericValue ?? null,
+      totalBlockingTimeMs: audits["total-blocking-time"]?.numericValue ?? null,
     };
   } finally {
     chrome.kill();
@@ -76,17 +94,21 @@ function formatTable(rows: Record<string, unknown>[]): string {
 const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main() {
+  const loadAtStart = os.loadavg()[0]?.toFixed(2);
   const server = await startAtelierServer({ NODE_ENV: "test" });
   const rows: Record<string, unknown>[] = [];
+  const pages: BenchFigures = {};
   try {
     for (const path of BENCHMARKED_PATHS) {
       const weight = await measurePageWeight(server.origin, path);
       const scores = await measureLighthouse(server.origin, path);
+      pages[path] = { ...weight, ...scores };
       rows.push({
         path,
         "JS (gzip)": kilobytes(weight.javaScriptGzipBytes),
         "CSS (gzip)": kilobytes(weight.cssGzipBytes),
         images: kilobytes(weight.imageBytes),
+        total: kilobytes(weight.totalBytes),
         requests: weight.requestCount,
         performance: scores.performance,
         accessibility: scores.accessibility,
@@ -101,6 +123,18 @@ async function main() {
   }
   console.info("Public site, first load, Lighthouse mobile (simulated throttling):");
   console.info(formatTable(rows));
+  const written = writeBenchResult({
+    name: "site",
+    figures: { pages },
+    notes: [
+      `Page weight from Debian's Chromium through playwright-core (412×823 viewport, first load until network idle); Lighthouse ${lighthouseVersion()} mobile with simulated throttling, so scores depend little on the machine's load (load average ${loadAtStart} at the start), but LCP and TBT still do.`,
+    ],
+  });
+  console.info(`Written: ${written}`);
+}
+
+function lighthouseVersion(): string {
+  return (createRequire(import.meta.url)("lighthouse/package.json") as { version: string }).version;
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,108 @@
+// Requests per second with autocannon, and the bare node:http server every endpoint is compared with in the same run.
+import { spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { text } from "node:stream/consumers";
+
+const runnerPath = path.join(import.meta.dirname, "autocannon-runner.ts");
+
+export const throughputSeconds = Number(process.env.BENCH_SECONDS ?? 10);
+export const throughputConnections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+export interface ThroughputRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  /** Paths to cycle through, one per request (many cards rather than one), instead of the URL's own path. */
+  paths?: string[];
+  seconds?: number;
+}
+
+/**
+ * Requests per second from autocannon running in a child process, so the load generator does not share the
+ * server's thread (on 2 cores: one for the server, one for the load). Any non-2xx answer or error fails the bench.
+ */
+export async function measureRequestsPerSecond(request: ThroughputRequest): Promise<number> {
+  // The parent's execArgv carries tsx's loader, so the runner can be TypeScript too.
+  const child = spawn(process.execPath, [...process.execArgv, runnerPath], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const output = text(child.stdout);
+  child.stdin.end(
+    JSON.stringify({
+      url: request.url,
+      method: request.method ?? "GET",
+      headers: request.headers ?? {},
+      body: request.body,
+      paths: request.paths,
+      seconds: request.seconds ?? throughputSeconds,
+      connections: throughputConnections,
+    }),
+  );
+  const [exitCode, stdout] = await Promise.all([exited, output]);
+  if (exitCode !== 0) throw new Error(`autocannon exited with code ${exitCode} for ${request.method ?? "GET"} ${request.url}.`);
+  const result = JSON.parse(stdout) as { requestsPerSecond: number; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${request.method ?? "GET"} ${request.url} gave ${result.non2xx} non-2xx answers and ${result.errors} errors under load.`);
+  }
+  return result.requestsPerSecond;
+}
+
+/** A node:http server answering every request with the given JSON body: the ceiling an endpoint is compared with. */
+export async function startBareJsonServer(body: string): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((request, response) => {
+    // Read the request body as a framework would, so that a POST costs the bare server what it costs the endpoint.
+    request.resume();
+    request.on("end", () => {
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => {
+      server.close();
+      server.closeAllConnections();
+    },
+  };
+}
+
+/**
+ * The endpoint's requests per second as a ratio to the bare server measured just before it, in the same process, so
+ * that whatever else the machine is doing weighs on both.
+ */
+export async function measureAgainstBareServer(endpoint: ThroughputRequest, bareBody: string): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number }> {
+  await measureRequestsPerSecond({ ...endpoint, seconds: 3 }); // warm-up
+  const bare = await startBareJsonServer(bareBody);
+  try {
+    // Same method, body and paths (the bare server ignores them), so the load generator does the same work for both.
+    const bareRequestsPerSecond = await measureRequestsPerSecond({ url: bare.url, method: endpoint.method, body: endpoint.body, paths: endpoint.paths, headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" } });
+    const requestsPerSecond = await measureRequestsPerSecond(endpoint);
+    return { requestsPerSecond, bareRequestsPerSecond, ratioToBare: requestsPerSecond / bareRequestsPerSecond };
+  } finally {
+    bare.close();
+  }
+}
+
+/**
+ * Counts the requests a handler is still answering. autocannon stops with up to one request in flight per connection,
+ * so a bench waits for `drained()` before it closes the database under them.
+ */
+export function trackRequestsInFlight<Rest extends unknown[]>(handler: (request: Request, ...rest: Rest) => Response | Promise<Response>) {
+  let inFlight = 0;
+  return {
+    fetch: async (request: Request, ...rest: Rest): Promise<Response> => {
+      inFlight += 1;
+      try {
+        return await handler(request, ...rest);
+      } finally {
+        inFlight -= 1;
+      }
+    },
+    drained: async (): Promise<void> => {
+      while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+  };
+}

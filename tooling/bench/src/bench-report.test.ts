@@ -1,0 +1,113 @@
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { BenchResult } from "./bench-result.ts";
+import { buildBenchReport, flattenFigures, formatNumber, renderBenchReportMarkdown } from "./bench-report.ts";
+import type { MachineDescription } from "./describe-machine.ts";
+
+const fixtureDirectory = path.join(import.meta.dirname, "test-fixtures");
+const fixtures: BenchResult[] = readdirSync(fixtureDirectory)
+  .filter((fileName) => fileName.endsWith(".json"))
+  .map((fileName) => JSON.parse(readFileSync(path.join(fixtureDirectory, fileName), "utf8")) as BenchResult);
+const machine: MachineDescription = {
+  cpuModel: "Test CPU @ 2.0GHz",
+  cores: 2,
+  memoryBytes: 8 * 1024 ** 3,
+  nodeVersion: "v20.20.0",
+  platform: "Linux 6.1 x64",
+  gitCommit: "0123456789abcdef0123456789abcdef01234567",
+  gitWorkingTree: "modified",
+  loadAverage: [1.5, 1.2, 0.9],
+};
+const generatedAt = "2026-05-04T10:30:00.000Z";
+
+describe("given the results of every bench", () => {
+  const report = buildBenchReport({ results: fixtures, machine, generatedAt });
+  const markdown = renderBenchReportMarkdown(report, { chartFileName: "scaling.svg" });
+
+  it("should merge every bench's figures with the machine", () => {
+    expect(Object.keys(report.benches).sort()).toEqual(["fresh-clone", "identity", "server-fuzz", "site", "study", "subtitles"]);
+    expect(report.benches.study?.figures).toEqual(fixtures.find((result) => result.name === "study")?.figures);
+    expect(report.machine).toEqual(machine);
+    expect(report.missingBenches).toEqual([]);
+  });
+
+  it("should put the throughput ratios, the largest subtitle sizes and the fresh clone among the key figures", () => {
+    const values = Object.fromEntries(report.keyFigures.map((row) => [row.figure, row.value]));
+    expect(values["GET session (signed in) ÷ bare node:http"]).toBe("0.60× (6,121 vs 10,200 req/s)");
+    expect(values["POST rate (PostgreSQL) ÷ bare node:http"]).toBe("0.15× (1,500 vs 10,000 req/s)");
+    expect(values["GET stats, p50 SQLite / PostgreSQL"]).toBe("12.5 ms / 20 ms");
+    expect(values["Parse 20,000 cues: warm time, peak RSS Δ"]).toBe("205 ms, 50 MB");
+    expect(values["Align 20,000 cues: warm time, peak RSS Δ"]).toBe("1,570 ms, 74.5 MB");
+    expect(values["Lighthouse performance, 2 pages"]).toBe("88 (/paintings) to 93 (/)");
+    expect(values["Lighthouse accessibility / SEO / best practices, lowest"]).toBe("100 / 100 / 96");
+    expect(values["transfer on first load"]).toBe("311 KB (/) to 612 KB (/paintings)");
+    expect(values["clone + install + build and start → first page (total)"]).toBe("0.8 s + 21.4 s + 95.2 s (117 s)");
+  });
+
+  it("should render a table row per public page", () => {
+    expect(markdown).not.toMatch(/\n\n\n/);
+    expect(markdown).toContain("| `/` | 90 KB | 10 KB | 200 KB | 311 KB | 14 | 93 | 100 | 100 | 96 | 2,412 ms | 0.001 | 40 ms |");
+  });
+
+  it("should render the study queries side by side for both engines", () => {
+    expect(markdown).toContain("| query | SQLite p50 | SQLite p95 | PostgreSQL p50 | PostgreSQL p95 |");
+    expect(markdown).toContain("| GET pairs (study, every card) | 61.2 ms | 70.4 ms | 80.1 ms | 95 ms |");
+  });
+
+  it("should link the chart and list the scaling curves", () => {
+    expect(markdown).toContain("![Subtitle parse and alignment scaling](scaling.svg)");
+    expect(markdown).toContain("| 20,000 | 2,100 ms | 1,570 ms | 5.72 MB | 74.5 MB |");
+    expect(markdown).toContain("A real film (the en–et OPUS fixtures, 1,392 × 1,496 cues): alignment 107 ms warm, 194 ms cold, peak RSS Δ 9.1 MB, 1,225 pairs.");
+  });
+
+  it("should show a bench it has no table for as figure and value rows", () => {
+    expect(markdown).toContain("## server-fuzz");
+    expect(markdown).toContain("| byRoute.POST /messages/contact/.requestsPerSecond | 951 |");
+    expect(markdown).toContain("| latencyMilliseconds | 1.5, 2, 9 |");
+  });
+
+  it("should carry every bench's notes and the machine line", () => {
+    expect(markdown).toContain("- site: Lighthouse mobile with simulated throttling.");
+    expect(markdown).toContain("Test CPU @ 2.0GHz, 2 cores, 8 GiB memory");
+    expect(markdown).toContain("with uncommitted changes in the work tree");
+    expect(markdown).not.toContain("## Missing");
+  });
+});
+
+describe("given only some results", () => {
+  it("should name the benches that wrote nothing and the files it could not read", () => {
+    const report = buildBenchReport({ results: fixtures.filter((result) => result.name === "identity"), machine, generatedAt, problems: ["broken.json is not JSON."] });
+    expect(report.missingBenches).toEqual(["site", "study", "subtitles", "fresh-clone"]);
+    const markdown = renderBenchReportMarkdown(report);
+    expect(markdown).toContain("- No result from the fresh-clone bench.");
+    expect(markdown).toContain("- broken.json is not JSON.");
+    expect(markdown).not.toContain("scaling.svg");
+  });
+
+  it("should point out a result older than a day", () => {
+    const report = buildBenchReport({ results: fixtures.filter((result) => result.name === "identity"), machine, generatedAt: "2026-05-06T10:00:00.000Z" });
+    expect(report.problems).toEqual(["The identity result was measured 2026-05-04T10:05:00.000Z, more than a day before this report; run its bench again to compare like with like."]);
+  });
+
+  it("should show a dash for a figure a bench did not write", () => {
+    const report = buildBenchReport({ results: [{ name: "identity", measuredAt: generatedAt, figures: { session: { requestsPerSecond: 5000 } }, notes: [] }], machine, generatedAt });
+    expect(report.keyFigures).toEqual([{ area: "Throughput", figure: "GET session (signed in) ÷ bare node:http", value: "— (5,000 vs — req/s)" }]);
+  });
+});
+
+describe("formatNumber", () => {
+  it("should keep two decimals below 10, one below 100 and none above", () => {
+    expect([formatNumber(1.234), formatNumber(12.34), formatNumber(1234.5), formatNumber(undefined)]).toEqual(["1.23", "12.3", "1,235", "—"]);
+  });
+});
+
+describe("flattenFigures", () => {
+  it("should name nested figures by their path and index arrays of objects", () => {
+    expect(flattenFigures({ a: { b: 1 }, list: [{ c: 2 }], series: [1, 2] })).toEqual([
+      ["a.b", "1"],
+      ["list[0].c", "2"],
+      ["series", "1, 2"],
+    ]);
+  });
+});

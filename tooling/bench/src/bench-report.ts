@@ -1,0 +1,389 @@
+import type { BenchFigure, BenchFigures, BenchResult } from "./bench-result.ts";
+import type { MachineDescription } from "./describe-machine.ts";
+
+/** The benches `pnpm bench` runs itself; a report without one of them says so. Others (server-fuzz, …) are shown when present. */
+export const EXPECTED_BENCH_NAMES = ["site", "identity", "study", "subtitles", "fresh-clone"] as const;
+
+export interface KeyFigure {
+  area: string;
+  figure: string;
+  value: string;
+}
+
+export interface BenchReport {
+  generatedAt: string;
+  machine: MachineDescription;
+  keyFigures: KeyFigure[];
+  benches: Record<string, { measuredAt: string; figures: BenchFigures; notes: string[] }>;
+  missingBenches: string[];
+  problems: string[];
+  notes: string[];
+}
+
+export interface BuildBenchReportInput {
+  results: BenchResult[];
+  machine: MachineDescription;
+  generatedAt: string;
+  /** Sentences about result files that could not be read. */
+  problems?: string[];
+}
+
+const staleAfterMilliseconds = 24 * 60 * 60 * 1000;
+
+type Table = { columns: string[]; rows: string[][] };
+
+const missing = "—";
+
+function isObject(value: BenchFigure | undefined): value is { [key: string]: BenchFigure } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The value at a dotted path ("engines.sqlite.rating.ratioToBare"), or undefined. */
+export function figureAt(figures: BenchFigure | undefined, dottedPath: string): BenchFigure | undefined {
+  let current: BenchFigure | undefined = figures;
+  for (const key of dottedPath.split(".")) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+function objectAt(figures: BenchFigure | undefined, dottedPath: string): { [key: string]: BenchFigure } {
+  const value = figureAt(figures, dottedPath);
+  return isObject(value) ? value : {};
+}
+
+function numberAt(figures: BenchFigure | undefined, dottedPath: string): number | undefined {
+  const value = figureAt(figures, dottedPath);
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** 1,234 for large values, 12.3 and 1.23 for small ones; "—" when absent. */
+export function formatNumber(value: number | undefined, unit = ""): string {
+  if (value === undefined) return missing;
+  const magnitude = Math.abs(value);
+  const maximumFractionDigits = magnitude >= 100 ? 0 : magnitude >= 10 ? 1 : 2;
+  return `${value.toLocaleString("en-US", { maximumFractionDigits })}${unit}`;
+}
+
+const formatKilobytes = (bytes: number | undefined) => (bytes === undefined ? missing : formatNumber(bytes / 1024, " KB"));
+const formatMegabytes = (bytes: number | undefined) => (bytes === undefined ? missing : formatNumber(bytes / 1_048_576, " MB"));
+const formatScore = (score: number | undefined) => (score === undefined ? missing : String(Math.round(score * 100)));
+const formatRatio = (ratio: number | undefined) => (ratio === undefined ? missing : `${ratio.toFixed(2)}×`);
+
+function pagesOf(site: BenchResult | undefined): Array<[string, BenchFigure]> {
+  const pages = site?.figures.pages;
+  return isObject(pages) ? Object.entries(pages) : [];
+}
+
+function enginesOf(study: BenchResult | undefined): Array<[string, BenchFigure]> {
+  const engines = study?.figures.engines;
+  return isObject(engines) ? Object.entries(engines) : [];
+}
+
+const engineLabels: Record<string, string> = { sqlite: "SQLite", postgresql: "PostgreSQL" };
+const engineLabelOf = (engine: string) => engineLabels[engine] ?? engine;
+
+function lastIndexOf(values: BenchFigure | undefined): number {
+  return Array.isArray(values) ? values.length - 1 : -1;
+}
+
+function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
+  const rows: KeyFigure[] = [];
+  const pages = pagesOf(byName.get("site"));
+  if (pages.length > 0) {
+    const extremes = (key: string, format: (value: number | undefined) => string) => {
+      const measured = pages.flatMap(([pagePath, page]) => {
+        const value = numberAt(page, key);
+        return value === undefined ? [] : [{ pagePath, value }];
+      });
+      if (measured.length === 0) return missing;
+      const lowest = measured.reduce((best, entry) => (entry.value < best.value ? entry : best));
+      const highest = measured.reduce((best, entry) => (entry.value > best.value ? entry : best));
+      return `${format(lowest.value)} (${lowest.pagePath}) to ${format(highest.value)} (${highest.pagePath})`;
+    };
+    const lowestScores = ["accessibility", "seo", "bestPractices"].map((key) => {
+      const values = pages.map(([, page]) => numberAt(page, key)).filter((value): value is number => value !== undefined);
+      return formatScore(values.length === 0 ? undefined : Math.min(...values));
+    });
+    rows.push({ area: "Public pages", figure: `Lighthouse performance, ${pages.length} pages`, value: extremes("performance", formatScore) });
+    rows.push({ area: "Public pages", figure: "Lighthouse accessibility / SEO / best practices, lowest", value: lowestScores.join(" / ") });
+    rows.push({ area: "Public pages", figure: "transfer on first load", value: extremes("totalBytes", formatKilobytes) });
+    rows.push({ area: "Public pages", figure: "JavaScript on first load (gzip)", value: extremes("javaScriptGzipBytes", formatKilobytes) });
+  }
+  const identity = byName.get("identity");
+  if (identity !== undefined) {
+    rows.push({
+      area: "Throughput",
+      figure: "GET session (signed in) ÷ bare node:http",
+      value: `${formatRatio(numberAt(identity.figures, "session.ratioToBare"))} (${formatNumber(numberAt(identity.figures, "session.requestsPerSecond"))} vs ${formatNumber(numberAt(identity.figures, "session.bareRequestsPerSecond"))} req/s)`,
+    });
+  }
+  const study = byName.get("study");
+  for (const [engine, figures] of enginesOf(study)) {
+    rows.push({
+      area: "Throughput",
+      figure: `POST rate (${engineLabelOf(engine)}) ÷ bare node:http`,
+      value: `${formatRatio(numberAt(figures, "rating.ratioToBare"))} (${formatNumber(numberAt(figures, "rating.requestsPerSecond"))} vs ${formatNumber(numberAt(figures, "rating.bareRequestsPerSecond"))} req/s)`,
+    });
+  }
+  const engines = enginesOf(study);
+  const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
+  for (const query of queryNames) {
+    rows.push({
+      area: "Study queries",
+      figure: `${query}, p50 ${engines.map(([engine]) => engineLabelOf(engine)).join(" / ")}`,
+      value: engines.map(([, figures]) => formatNumber(numberAt(objectAt(figures, "queries")[query], "p50Milliseconds"), " ms")).join(" / "),
+    });
+  }
+  const subtitles = byName.get("subtitles");
+  if (subtitles !== undefined) {
+    for (const kind of ["parse", "alignment"] as const) {
+      const cues = figureAt(subtitles.figures, `${kind}.cues`);
+      const last = lastIndexOf(cues);
+      if (last < 0) continue;
+      const at = (key: string) => {
+        const values = figureAt(subtitles.figures, `${kind}.${key}`);
+        const value = Array.isArray(values) ? values[last] : undefined;
+        return typeof value === "number" ? value : undefined;
+      };
+      rows.push({
+        area: "Subtitles",
+        figure: `${kind === "parse" ? "Parse" : "Align"} ${formatNumber(at("cues"))} cues: warm time, peak RSS Δ`,
+        value: `${formatNumber(at("warmMilliseconds"), " ms")}, ${formatMegabytes(at("peakRssDeltaBytes"))}`,
+      });
+    }
+  }
+  const freshClone = byName.get("fresh-clone");
+  if (freshClone !== undefined) {
+    rows.push({
+      area: "Fresh clone",
+      figure: "clone + install + build and start → first page (total)",
+      value: `${formatNumber(numberAt(freshClone.figures, "cloneSeconds"), " s")} + ${formatNumber(numberAt(freshClone.figures, "installSeconds"), " s")} + ${formatNumber(numberAt(freshClone.figures, "buildAndStartSeconds"), " s")} (${formatNumber(numberAt(freshClone.figures, "totalSeconds"), " s")})`,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Merges the benches' results into one report: machine, key figures, every bench's figures and notes.
+ *
+ * @example
+ * const report = buildBenchReport({ results: readBenchResults(directory).results, machine: describeMachine(root), generatedAt: new Date().toISOString() });
+ */
+export function buildBenchReport(input: BuildBenchReportInput): BenchReport {
+  const byName = new Map(input.results.map((result) => [result.name, result]));
+  const benches: BenchReport["benches"] = {};
+  for (const result of input.results) benches[result.name] = { measuredAt: result.measuredAt, figures: result.figures, notes: result.notes };
+  const loadAverage = input.machine.loadAverage.map((value) => value.toFixed(2)).join(", ");
+  return {
+    generatedAt: input.generatedAt,
+    machine: input.machine,
+    keyFigures: collectKeyFigures(byName),
+    benches,
+    missingBenches: EXPECTED_BENCH_NAMES.filter((name) => !byName.has(name)),
+    problems: [
+      ...(input.problems ?? []),
+      ...input.results
+        .filter((result) => Date.parse(input.generatedAt) - Date.parse(result.measuredAt) > staleAfterMilliseconds)
+        .map((result) => `The ${result.name} result was measured ${result.measuredAt}, more than a day before this report; run its bench again to compare like with like.`),
+    ],
+    notes: [
+      `One run on one machine (${input.machine.cores} cores; load average ${loadAverage} when the report was written). Throughput and timings move with whatever else the machine is doing; the ratios to a bare node:http server measured in the same run are the figures to compare between runs.`,
+    ],
+  };
+}
+
+function trimTrailingBlankLines(lines: string[]): string[] {
+  const trimmed = [...lines];
+  while (trimmed.at(-1) === "") trimmed.pop();
+  return trimmed;
+}
+
+function escapeCell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function renderTable({ columns, rows }: Table): string[] {
+  return [`| ${columns.map(escapeCell).join(" | ")} |`, `|${columns.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.map(escapeCell).join(" | ")} |`)];
+}
+
+function renderSitePages(site: BenchResult): Table {
+  return {
+    columns: ["page", "JS (gzip)", "CSS (gzip)", "images", "total transfer", "requests", "performance", "accessibility", "SEO", "best practices", "LCP", "CLS", "TBT"],
+    rows: pagesOf(site).map(([pagePath, page]) => [
+      `\`${pagePath}\``,
+      formatKilobytes(numberAt(page, "javaScriptGzipBytes")),
+      formatKilobytes(numberAt(page, "cssGzipBytes")),
+      formatKilobytes(numberAt(page, "imageBytes")),
+      formatKilobytes(numberAt(page, "totalBytes")),
+      formatNumber(numberAt(page, "requestCount")),
+      formatScore(numberAt(page, "performance")),
+      formatScore(numberAt(page, "accessibility")),
+      formatScore(numberAt(page, "seo")),
+      formatScore(numberAt(page, "bestPractices")),
+      formatNumber(numberAt(page, "largestContentfulPaintMs"), " ms"),
+      numberAt(page, "cumulativeLayoutShift")?.toFixed(3) ?? missing,
+      formatNumber(numberAt(page, "totalBlockingTimeMs"), " ms"),
+    ]),
+  };
+}
+
+function renderThroughput(identity: BenchResult | undefined, study: BenchResult | undefined): Table {
+  const rows: string[][] = [];
+  if (identity !== undefined) {
+    const session = figureAt(identity.figures, "session");
+    rows.push(["GET /_allauth/browser/v1/auth/session (signed in)", "SQLite", formatNumber(numberAt(session, "requestsPerSecond")), formatNumber(numberAt(session, "bareRequestsPerSecond")), formatRatio(numberAt(session, "ratioToBare"))]);
+  }
+  for (const [engine, figures] of enginesOf(study)) {
+    const rating = figureAt(figures, "rating");
+    rows.push(["POST /api/subtitle-pairs/:id/rate/", engineLabelOf(engine), formatNumber(numberAt(rating, "requestsPerSecond")), formatNumber(numberAt(rating, "bareRequestsPerSecond")), formatRatio(numberAt(rating, "ratioToBare"))]);
+  }
+  return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio"], rows };
+}
+
+function renderStudyQueries(study: BenchResult): Table {
+  const engines = enginesOf(study);
+  const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
+  const rows = queryNames.map((query) => [
+    query,
+    ...engines.flatMap(([, figures]) => {
+      const latency = objectAt(figures, "queries")[query];
+      return [formatNumber(numberAt(latency, "p50Milliseconds"), " ms"), formatNumber(numberAt(latency, "p95Milliseconds"), " ms")];
+    }),
+  ]);
+  rows.push(["seeding the group", ...engines.flatMap(([, figures]) => [formatNumber(numberAt(figures, "seedMilliseconds"), " ms"), ""])]);
+  rows.push([
+    "POST rate, sequential / 10 clients (req/s)",
+    ...engines.flatMap(([, figures]) => [formatNumber(numberAt(figures, "rating.sequentialRequestsPerSecond")), formatNumber(numberAt(figures, "rating.tenClientsRequestsPerSecond"))]),
+  ]);
+  return { columns: ["query", ...engines.flatMap(([engine]) => [`${engineLabelOf(engine)} p50`, `${engineLabelOf(engine)} p95`])], rows };
+}
+
+function renderSubtitleScaling(subtitles: BenchResult, kind: "parse" | "alignment"): Table | null {
+  const cues = figureAt(subtitles.figures, `${kind}.cues`);
+  if (!Array.isArray(cues)) return null;
+  const column = (key: string, index: number) => {
+    const values = figureAt(subtitles.figures, `${kind}.${key}`);
+    const value = Array.isArray(values) ? values[index] : undefined;
+    return typeof value === "number" ? value : undefined;
+  };
+  return {
+    columns: ["cues", "cold", "warm", "heap Δ (result kept)", "peak RSS Δ"],
+    rows: cues.map((_, index) => [
+      formatNumber(column("cues", index)),
+      formatNumber(column("coldMilliseconds", index), " ms"),
+      formatNumber(column("warmMilliseconds", index), " ms"),
+      formatMegabytes(column("retainedHeapBytes", index)),
+      formatMegabytes(column("peakRssDeltaBytes", index)),
+    ]),
+  };
+}
+
+function renderFreshClone(freshClone: BenchResult): Table {
+  const seconds = (key: string) => formatNumber(numberAt(freshClone.figures, key), " s");
+  return {
+    columns: ["git clone", "pnpm install", "pnpm start → / answers 200", "total"],
+    rows: [[seconds("cloneSeconds"), seconds("installSeconds"), seconds("buildAndStartSeconds"), seconds("totalSeconds")]],
+  };
+}
+
+function formatLeaf(value: BenchFigure): string {
+  if (typeof value === "number") return formatNumber(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === "number" || typeof item === "string")) {
+    return value.map((item) => (typeof item === "number" ? formatNumber(item) : item)).join(", ");
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Any bench's figures as `figure | value` rows, for benches this report has no dedicated table for. */
+export function flattenFigures(figures: BenchFigure, prefix = ""): string[][] {
+  if (isObject(figures)) {
+    return Object.entries(figures).flatMap(([key, value]) => flattenFigures(value, prefix === "" ? key : `${prefix}.${key}`));
+  }
+  if (Array.isArray(figures) && figures.some((item) => isObject(item) || Array.isArray(item))) {
+    return figures.flatMap((item, index) => flattenFigures(item, `${prefix}[${index}]`));
+  }
+  return [[prefix, formatLeaf(figures)]];
+}
+
+const maximumGenericRows = 60;
+
+/** The report as markdown: key figures first, then one section per area, notes and problems last. */
+export function renderBenchReportMarkdown(report: BenchReport, options: { chartFileName?: string | null } = {}): string {
+  const results = new Map(Object.entries(report.benches).map(([name, bench]) => [name, { name, ...bench }]));
+  const { machine } = report;
+  const lines: string[] = [
+    "# Benchmark report",
+    "",
+    `Written ${report.generatedAt} by \`pnpm bench\`. Machine: ${machine.cpuModel}, ${machine.cores} cores, ${formatNumber(machine.memoryBytes / 1024 ** 3, " GiB")} memory, ${machine.platform}, Node ${machine.nodeVersion}. Commit ${machine.gitCommit ?? "unknown"}${machine.gitWorkingTree === "modified" ? " with uncommitted changes in the work tree" : ""}.`,
+    "",
+  ];
+  const section = (title: string, body: string[]) => lines.push(`## ${title}`, "", ...body, "");
+
+  if (report.keyFigures.length > 0) {
+    section("Key figures", renderTable({ columns: ["area", "figure", "value"], rows: report.keyFigures.map((row) => [row.area, row.figure, row.value]) }));
+  }
+  const site = results.get("site");
+  if (site !== undefined) {
+    section("Public pages: page weight and Lighthouse (mobile)", [
+      ...renderTable(renderSitePages(site)),
+      "",
+      "Scores out of 100. Transfer sizes are what the browser received on a first load (JavaScript and CSS compressed).",
+    ]);
+  }
+  const identity = results.get("identity");
+  const study = results.get("study");
+  if (identity !== undefined || study !== undefined) {
+    const loginP50 = numberAt(identity?.figures, "login.p50Milliseconds");
+    section("Throughput against a bare node:http server", [
+      ...renderTable(renderThroughput(identity, study)),
+      "",
+      "autocannon in a child process; each endpoint is measured right after a bare node:http JSON server in the same process, and the ratio is endpoint ÷ bare.",
+      ...(loginP50 === undefined ? [] : ["", `Sign-in (argon2id), sequential: p50 ${formatNumber(loginP50, " ms")}, p99 ${formatNumber(numberAt(identity?.figures, "login.p99Milliseconds"), " ms")}.`]),
+    ]);
+  }
+  if (study !== undefined) {
+    section(`Study queries on both engines (${formatNumber(numberAt(study.figures, "pairCount"))} pairs)`, renderTable(renderStudyQueries(study)));
+  }
+  const subtitles = results.get("subtitles");
+  if (subtitles !== undefined) {
+    const body: string[] = [];
+    if (options.chartFileName) body.push(`![Subtitle parse and alignment scaling](${options.chartFileName})`, "");
+    for (const kind of ["parse", "alignment"] as const) {
+      const table = renderSubtitleScaling(subtitles, kind);
+      if (table !== null) body.push(`${kind === "parse" ? "Parse (synthetic TTML)" : "Alignment (synthetic English/Swedish pair)"}:`, "", ...renderTable(table), "");
+    }
+    const realFilm = figureAt(subtitles.figures, "realFilm");
+    if (isObject(realFilm)) {
+      body.push(
+        `A real film (the en–et OPUS fixtures, ${formatNumber(numberAt(realFilm, "englishCues"))} × ${formatNumber(numberAt(realFilm, "swedishCues"))} cues): alignment ${formatNumber(numberAt(realFilm, "warmMilliseconds"), " ms")} warm, ${formatNumber(numberAt(realFilm, "coldMilliseconds"), " ms")} cold, peak RSS Δ ${formatMegabytes(numberAt(realFilm, "peakRssDeltaBytes"))}, ${formatNumber(numberAt(realFilm, "pairCount"))} pairs.`,
+      );
+    }
+    section("Subtitles: parse and alignment across sizes", trimTrailingBlankLines(body));
+  }
+  const freshClone = results.get("fresh-clone");
+  if (freshClone !== undefined) section("Fresh clone to first page", renderTable(renderFreshClone(freshClone)));
+
+  const dedicated = new Set<string>(EXPECTED_BENCH_NAMES);
+  for (const [name, result] of results) {
+    if (dedicated.has(name)) continue;
+    const rows = flattenFigures(result.figures);
+    section(`${name}`, [
+      ...renderTable({ columns: ["figure", "value"], rows: rows.slice(0, maximumGenericRows) }),
+      ...(rows.length > maximumGenericRows ? ["", `${rows.length - maximumGenericRows} more figures in report.json.`] : []),
+    ]);
+  }
+
+  const notes = [...report.notes, ...[...results.values()].flatMap((result) => result.notes.map((note) => `${result.name}: ${note}`))];
+  section("Notes", notes.map((note) => `- ${note}`));
+  const measured = [...results.values()].map((result) => `${result.name} ${result.measuredAt}`);
+  if (measured.length > 0) lines.push(`Measured: ${measured.join("; ")}.`, "");
+  if (report.missingBenches.length > 0 || report.problems.length > 0) {
+    section("Missing", [
+      ...report.missingBenches.map((name) => `- No result from the ${name} bench.`),
+      ...report.problems.map((problem) => `- ${problem}`),
+    ]);
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
