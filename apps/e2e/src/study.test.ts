@@ -130,11 +130,14 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
       await main.getByRole("button", { name: "Test", exact: true }).click();
       await page.waitForURL(/\/session$/);
       const dialog = page.getByRole("dialog");
+      const rightButton = main.getByRole("button", { name: "I got it Right" });
+      await rightButton.waitFor();
       for (let attempt = 0; attempt < 40; attempt += 1) {
         if (await dialog.isVisible()) break;
-        const rightButton = main.getByRole("button", { name: "I got it Right" });
-        if (!(await rightButton.isEnabled())) break;
-        await rightButton.click();
+        // The dialog replaces the rating buttons (it may still be loading when they are gone); a disabled button is a
+        // rating still on its way.
+        if ((await rightButton.count()) === 0) break;
+        if (await rightButton.isEnabled()) await rightButton.click();
         await page.waitForTimeout(120);
       }
       await dialog.getByRole("heading", { name: "Keep Up the Great Work!" }).waitFor();
