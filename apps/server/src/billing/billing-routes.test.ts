@@ -261,6 +261,13 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(await countRows("billing_subscription")).toBe(0);
     });
 
+    it("should refuse a correctly signed body that is not an event with 400 and store nothing", async () => {
+      for (const body of [{}, { id: "evt_1", type: "customer.subscription.updated" }, { id: 1, type: "customer.subscription.updated", data: { object: {} } }]) {
+        expect((await signedDelivery(body)).status).toBe(400);
+      }
+      expect(await countRows("billing_webhook_delivery")).toBe(0);
+    });
+
     it("should end in the same state after the same event twice or updated before created", async () => {
       const { customerId } = await paidCustomer();
       const expected = await storedSubscriptions();

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { requireAuthenticatedUser } from "../identity/index.ts";
 import { providerUnavailable, type BillingService } from "./billing-service.ts";
@@ -13,6 +13,12 @@ async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Answers about the signed-in user (errors included) must not be kept by a shared cache. */
+const noStore: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.header("Cache-Control", "no-store");
+};
+
 /**
  * The billing API of spec §7 and the webhook (decision 0017); mounted at the root.
  *
@@ -25,13 +31,12 @@ export function createBillingRoutes(options: { billing: BillingService; publicOr
 
   app.get("/user/pricing", (c) => c.json(billing.pricing()));
 
-  app.get("/user/subscription-status", async (c) => {
+  app.get("/user/subscription-status", noStore, async (c) => {
     const user = await requireAuthenticatedUser(c);
-    c.header("Cache-Control", "no-store");
     return c.json(await billing.subscriptionStatus(user.id));
   });
 
-  app.post("/user/create-checkout-session", async (c) => {
+  app.post("/user/create-checkout-session", noStore, async (c) => {
     const user = await requireAuthenticatedUser(c);
     const body: unknown = await c.req.json().catch(() => null);
     const priceId = typeof body === "object" && body !== null ? (body as { priceId?: unknown }).priceId : undefined;
@@ -39,11 +44,11 @@ export function createBillingRoutes(options: { billing: BillingService; publicOr
       throw new RequestValidationError("Send the plan's price id as JSON: { \"priceId\": \"…\" }.");
     }
     const session = await callProvider(() => billing.createCheckoutSession(user, priceId));
-    c.header("Cache-Control", "no-store");
     return c.json({ url: session.url });
   });
 
-  app.post("/user/create-portal-session", async (c) => {
+  // The portal's address is a capability: whoever has it manages the subscription.
+  app.post("/user/create-portal-session", noStore, async (c) => {
     const user = await requireAuthenticatedUser(c);
     const session = await callProvider(() => billing.createPortalSession(user));
     return c.redirect(session?.url ?? `${options.publicOrigin}/pricing`, 303);

@@ -57,6 +57,12 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
   const secureCookies = options.publicOrigin.startsWith("https:");
   const app = new Hono();
 
+  // Every page shows one customer's checkout or subscriptions, and its forms carry that visitor's CSRF token.
+  app.use(async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+
   app.onError((error, c) => {
     if (error instanceof DevBillingError) {
       return c.html(page("This did not work", `<p class="note error" role="alert">${escapeHtml(error.message)}</p><p><a href="${escapeHtml(options.publicOrigin)}/pricing">Back to the shop</a></p>`), 409);
@@ -132,13 +138,14 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
   });
   app.post("/portal/:portalSessionId/switch", async (c) => {
     const portalSessionId = c.req.param("portalSessionId");
-    const form = await c.req.parseBody();
+    // A body that is not a form names no subscription: the provider answers that, not a 500.
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     await dev.switchPrice(portalSessionId, String(form.subscription_id ?? ""), String(form.price_id ?? ""));
     return c.redirect(`/dev/billing/portal/${encodeURIComponent(portalSessionId)}?done=switched`, 303);
   });
   app.post("/portal/:portalSessionId/cancel", async (c) => {
     const portalSessionId = c.req.param("portalSessionId");
-    const form = await c.req.parseBody();
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     await dev.cancelSubscription(portalSessionId, String(form.subscription_id ?? ""));
     return c.redirect(`/dev/billing/portal/${encodeURIComponent(portalSessionId)}?done=canceled`, 303);
   });

@@ -31,6 +31,11 @@ function addInterval(date: Date, interval: "month" | "year"): number {
 
 export class DevBillingError extends Error {}
 
+/** No id holds U+0000, and PostgreSQL refuses it in a query (a 500): such an id names nothing. */
+function isPossibleId(id: string): boolean {
+  return !id.includes("\u0000");
+}
+
 /**
  * The development provider: plays Stripe's part with tables of its own and local pages
  * (`dev-billing-pages.ts`), and signs its webhooks like Stripe with a fixed development secret.
@@ -113,9 +118,10 @@ export function createDevProvider(options: DevProviderOptions) {
   return {
     provider,
     async findCheckoutSession(id: string) {
-      return db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", id).executeTakeFirst();
+      return findCheckoutSessionRow(id);
     },
     async findPortalSession(id: string) {
+      if (!isPossibleId(id)) return undefined;
       const session = await db.selectFrom("dev_billing_portal_session").selectAll().where("id", "=", id).executeTakeFirst();
       if (!session) return undefined;
       const subscriptions = await db
@@ -129,7 +135,7 @@ export function createDevProvider(options: DevProviderOptions) {
     },
     /** "Pay": the subscription becomes (or stays, with the new price) active for one period. */
     async pay(sessionId: string): Promise<string> {
-      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      const session = await findCheckoutSessionRow(sessionId);
       if (!session || session.status !== "open") throw new DevBillingError("This checkout session is no longer open.");
       const price = catalogue.findPrice(session.price_id);
       if (!price) throw new DevBillingError("This checkout session's price no longer exists.");
@@ -154,12 +160,12 @@ export function createDevProvider(options: DevProviderOptions) {
     },
     /** "Fail payment": no subscription is created; the failure is announced like a declined first invoice. */
     async failPayment(sessionId: string): Promise<void> {
-      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      const session = await findCheckoutSessionRow(sessionId);
       if (!session || session.status !== "open") throw new DevBillingError("This checkout session is no longer open.");
       await sendEvent("invoice.payment_failed", { id: newId("in"), object: "invoice", customer: session.customer_id, status: "open", attempted: true, paid: false });
     },
     async cancelCheckout(sessionId: string): Promise<string> {
-      const session = await db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", sessionId).executeTakeFirst();
+      const session = await findCheckoutSessionRow(sessionId);
       if (!session) throw new DevBillingError("This checkout session does not exist.");
       if (session.status === "open") {
         await db.updateTable("dev_billing_checkout_session").set({ status: "canceled" }).where("id", "=", sessionId).execute();
@@ -186,7 +192,13 @@ export function createDevProvider(options: DevProviderOptions) {
     },
   };
 
+  async function findCheckoutSessionRow(id: string) {
+    if (!isPossibleId(id)) return undefined;
+    return db.selectFrom("dev_billing_checkout_session").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
   async function subscriptionOfPortal(portalSessionId: string, subscriptionId: string) {
+    if (!isPossibleId(portalSessionId) || !isPossibleId(subscriptionId)) throw new DevBillingError("This subscription does not exist or has ended.");
     const session = await db.selectFrom("dev_billing_portal_session").selectAll().where("id", "=", portalSessionId).executeTakeFirst();
     if (!session) throw new DevBillingError("This portal session does not exist.");
     const subscription = await db.selectFrom("dev_billing_subscription").selectAll().where("id", "=", subscriptionId).where("customer_id", "=", session.customer_id).executeTakeFirst();

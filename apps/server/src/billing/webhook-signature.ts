@@ -27,7 +27,12 @@ export function verifyStripeSignature(payload: string, signatureHeader: string |
   } catch (error) {
     throw new WebhookSignatureError("The webhook signature is invalid or too old.", { cause: error });
   }
-  return { id: event.id, type: event.type, customerId: customerIdOfEventObject(event.data.object) };
+  // The signature only proves who sent the body; a body that is not an event would otherwise fail later with a 500.
+  const { id, type, data } = (typeof event === "object" && event !== null ? event : {}) as Partial<Stripe.Event>;
+  if (typeof id !== "string" || typeof type !== "string" || typeof data !== "object" || data === null) {
+    throw new WebhookSignatureError("The signed webhook is not a Stripe event (id, type and data are required).");
+  }
+  return { id, type, customerId: customerIdOfEventObject(data.object) };
 }
 
 /**

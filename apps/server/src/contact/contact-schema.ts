@@ -4,7 +4,8 @@ export const contactFieldLimits = { name: 200, email: 254, message: 5_000 } as c
 
 const requiredTrimmedText = (emptyMessage: string, maximumLength: number, tooLongMessage: string) =>
   // A missing field becomes "" so it fails with the same sentence as an empty one.
-  v.optional(v.pipe(v.string(emptyMessage), v.trim(), v.nonEmpty(emptyMessage), v.maxLength(maximumLength, tooLongMessage)), "");
+  // U+0000 is invisible and PostgreSQL cannot store it (the insert would fail with a 500), so it is dropped.
+  v.optional(v.pipe(v.string(emptyMessage), v.transform((text) => text.replaceAll("\u0000", "")), v.trim(), v.nonEmpty(emptyMessage), v.maxLength(maximumLength, tooLongMessage)), "");
 
 /** The JSON body of `POST /messages/contact/`. `website` is a honeypot that people leave empty. */
 export const contactRequestSchema = v.object({

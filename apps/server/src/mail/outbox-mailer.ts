@@ -53,6 +53,10 @@ export function createOutboxMailer(options: { database: AtelierDatabase; mailFro
  */
 export async function listOutboxMails(database: AtelierDatabase, options: { to?: string; limit?: number } = {}): Promise<OutboxMail[]> {
   let query = database.selectFrom("outbox_mail").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit ?? 100);
+  if (options.to?.includes("\u0000")) {
+    // No address holds U+0000, and PostgreSQL refuses it in a query.
+    return [];
+  }
   if (options.to) {
     query = query.where("to_address", "=", options.to);
   }

@@ -15,7 +15,13 @@ type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
 const pairInsertBatchSize = 400;
 const progressWriteBatchSize = 200;
 
+/** No id holds U+0000, and PostgreSQL refuses it in a query (a 500): such an id names nothing. */
+function isPossibleId(id: string): boolean {
+  return !id.includes("\u0000");
+}
+
 export async function findGroup(database: Executor, groupId: string): Promise<SubtitleGroupRow | undefined> {
+  if (!isPossibleId(groupId)) return undefined;
   return database.selectFrom("subtitle_group").selectAll().where("id", "=", groupId).executeTakeFirst();
 }
 
@@ -87,6 +93,7 @@ export async function listPairs(database: Executor, groupId: string): Promise<St
 }
 
 export async function findPair(database: Executor, pairId: string): Promise<{ id: string; group_id: string } | undefined> {
+  if (!isPossibleId(pairId)) return undefined;
   return database.selectFrom("subtitle_pair").select(["id", "group_id"]).where("id", "=", pairId).executeTakeFirst();
 }
 

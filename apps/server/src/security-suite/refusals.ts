@@ -1,0 +1,22 @@
+import type { IgnoredColumns } from "./database-snapshot.ts";
+
+/**
+ * What a refused request may still write, and why:
+ * - `rate_limit_hit`: counting refused attempts (failed logins, contact messages, signups) is what a rate limit is for;
+ * - the session's `ip`, `user_agent` and `last_seen_at`: allauth's session tracking records every request's client.
+ */
+export const bookkeepingColumns: IgnoredColumns = { rate_limit_hit: "all", identity_session: ["ip", "user_agent", "last_seen_at"] };
+
+/**
+ * Whether an answer refuses the request, so that it must have stored nothing (but bookkeeping). Not refusals:
+ * - allauth's 401: it reports "not signed in", often with a flow that has just started (signup, code request), and
+ *   signing out answers it too (elsewhere 401 means "sign in first");
+ * - allauth's 404 to `GET account/authenticators/totp`: "not active yet", with a new secret kept in the session for
+ *   the activation that follows.
+ */
+export function isRefusal(method: string, path: string, status: number): boolean {
+  if (status < 400 || status >= 500) return false;
+  if (path.startsWith("/_allauth/") && (status === 401 || status === 410)) return false;
+  if (method === "GET" && /^\/_allauth\/(browser|app)\/v1\/account\/authenticators\/totp$/.test(path) && status === 404) return false;
+  return true;
+}
