@@ -69,6 +69,22 @@ export function createSocialProviders(configurations: readonly SocialProviderCon
   return providers;
 }
 
+/** Fresh PKCE verifier, state (and nonce, for OpenID Connect) and the authorization URL that carries them. */
+async function buildAuthorizationRequest(server: openIdClient.Configuration, options: { redirectUri: string; scope: string; withNonce: boolean }): Promise<AuthorizationRequest> {
+  const codeVerifier = openIdClient.randomPKCECodeVerifier();
+  const state = openIdClient.randomState();
+  const nonce = options.withNonce ? openIdClient.randomNonce() : null;
+  const url = openIdClient.buildAuthorizationUrl(server, {
+    redirect_uri: options.redirectUri,
+    scope: options.scope,
+    code_challenge: await openIdClient.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: "S256",
+    state,
+    ...(nonce ? { nonce } : {}),
+  });
+  return { authorizationUrl: url.href, state, nonce, codeVerifier };
+}
+
 function applyOptions(configuration: openIdClient.Configuration, options: SocialProviderOptions): void {
   if (options.fetch) {
     configuration[openIdClient.customFetch] = options.fetch as openIdClient.CustomFetch;
@@ -105,19 +121,7 @@ function createOpenIdConnectProvider(configuration: Extract<SocialProviderConfig
     authorizationOrigin: new URL(configuration.issuer).origin,
 
     async createAuthorizationRequest(redirectUri) {
-      const server = await serverConfiguration();
-      const codeVerifier = openIdClient.randomPKCECodeVerifier();
-      const state = openIdClient.randomState();
-      const nonce = openIdClient.randomNonce();
-      const url = openIdClient.buildAuthorizationUrl(server, {
-        redirect_uri: redirectUri,
-        scope: "openid email profile",
-        code_challenge: await openIdClient.calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: "S256",
-        state,
-        nonce,
-      });
-      return { authorizationUrl: url.href, state, nonce, codeVerifier };
+      return buildAuthorizationRequest(await serverConfiguration(), { redirectUri, scope: "openid email profile", withNonce: true });
     },
 
     async completeAuthorization(callbackUrl, request) {
@@ -175,16 +179,7 @@ function createGitHubProvider(configuration: Extract<SocialProviderConfiguration
     authorizationOrigin: githubEndpoints.issuer,
 
     async createAuthorizationRequest(redirectUri) {
-      const codeVerifier = openIdClient.randomPKCECodeVerifier();
-      const state = openIdClient.randomState();
-      const url = openIdClient.buildAuthorizationUrl(server, {
-        redirect_uri: redirectUri,
-        scope: "read:user user:email",
-        code_challenge: await openIdClient.calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: "S256",
-        state,
-      });
-      return { authorizationUrl: url.href, state, nonce: null, codeVerifier };
+      return buildAuthorizationRequest(server, { redirectUri, scope: "read:user user:email", withNonce: false });
     },
 
     async completeAuthorization(callbackUrl, request) {
