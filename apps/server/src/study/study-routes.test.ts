@@ -215,6 +215,15 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect((await owner.get(`/api/subtitle-groups/`)).headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
     });
 
+    it("should answer every one of many ratings of the same card sent at once", async () => {
+      const learner = await signedIn("eager@example.ch");
+      const group = await uploadGroup(learner);
+      const [pair] = await pairsOf(learner, group.id);
+      const answers = await Promise.all(Array.from({ length: 12 }, () => learner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: true })));
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 12 }, () => 200));
+      expect(await testDatabase.database.selectFrom("study_progress").select("box").where("pair_id", "=", pair?.id ?? "").execute()).toHaveLength(1);
+    });
+
     it("should raise the box on right answers up to 5, send it to 1 on a wrong one, and count it in the stats", async () => {
       const learner = await signedIn("learner@example.ch");
       const group = await uploadGroup(learner);

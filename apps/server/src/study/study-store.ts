@@ -167,15 +167,7 @@ export async function countMemorizedCards(database: Executor, learnerKey: string
 export async function writeProgress(database: Executor, learnerKey: string, records: readonly (CardProgress & { groupId: string })[], now: string): Promise<void> {
   for (let start = 0; start < records.length; start += progressWriteBatchSize) {
     const batch = records.slice(start, start + progressWriteBatchSize);
-    await database
-      .deleteFrom("study_progress")
-      .where("learner_key", "=", learnerKey)
-      .where(
-        "pair_id",
-        "in",
-        batch.map((record) => record.pairId),
-      )
-      .execute();
+    // An upsert, not delete-then-insert: two ratings of one card at once would both insert, and one would fail.
     await database
       .insertInto("study_progress")
       .values(
@@ -190,6 +182,18 @@ export async function writeProgress(database: Executor, learnerKey: string, reco
           last_reviewed_at: record.lastReviewedAt,
           due_at: record.dueAt,
           updated_at: now,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(["learner_key", "pair_id"]).doUpdateSet((expression) => ({
+          group_id: expression.ref("excluded.group_id"),
+          box: expression.ref("excluded.box"),
+          review_count: expression.ref("excluded.review_count"),
+          correct_count: expression.ref("excluded.correct_count"),
+          studied_at: expression.ref("excluded.studied_at"),
+          last_reviewed_at: expression.ref("excluded.last_reviewed_at"),
+          due_at: expression.ref("excluded.due_at"),
+          updated_at: expression.ref("excluded.updated_at"),
         })),
       )
       .execute();
