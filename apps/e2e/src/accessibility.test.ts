@@ -1,22 +1,10 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import { paintings } from "@atelier/catalogue";
-import { launchChromium } from "./support/chromium.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed();
 
 const publicPaths = [
   "/",
@@ -43,11 +31,11 @@ const publicPaths = [
 
 describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {
   it.each(publicPaths)("should have no accessibility violations on %s", async (path) => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     await context.addInitScript((themeName) => window.localStorage.setItem("theme", themeName), theme);
     const page = await context.newPage();
     try {
-      await page.goto(`${server.origin}${path}`);
+      await page.goto(`${testbed.server.origin}${path}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       expect(await page.evaluate(() => document.documentElement.dataset.theme ?? "light")).toBe(theme);
       // Wait for the fade-in, so colour contrast is measured on the final colours.

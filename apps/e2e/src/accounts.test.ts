@@ -1,37 +1,18 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
 import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { codeInMail, countMails, logInWithPassword, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
+const testbed = useBrowserTestbed();
 
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function withPage<T>(run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    return await run(page);
-  } finally {
-    await context.close();
-  }
-}
+const { withPage } = testbed;
 
 describe("given a new visitor", () => {
   it("should sign up, confirm the address with the e-mailed code and land on the dashboard", async () => {
     await withPage(async (page) => {
       const email = uniqueEmail("signup");
-      await signUpAndVerify(page, server.origin, email);
+      await signUpAndVerify(page, testbed.server.origin, email);
       expect(await page.locator("main").getByText(email).count()).toBeGreaterThan(0);
       // The header now offers the user menu instead of Log in.
       expect(await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).count()).toBe(0);
@@ -40,7 +21,7 @@ describe("given a new visitor", () => {
 
   it("should refuse a sign-up whose passwords differ, before any call", async () => {
     await withPage(async (page) => {
-      await page.goto(`${server.origin}/account/signup`);
+      await page.goto(`${testbed.server.origin}/account/signup`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByRole("textbox", { name: "Email" }).fill(uniqueEmail("mismatch"));
@@ -56,48 +37,48 @@ describe("given a registered user", () => {
   const email = uniqueEmail("member");
 
   beforeAll(async () => {
-    await withPage((page) => signUpAndVerify(page, server.origin, email));
+    await withPage((page) => signUpAndVerify(page, testbed.server.origin, email));
   });
 
   it("should show the server's message for a wrong password", async () => {
     await withPage(async (page) => {
-      await logInWithPassword(page, server.origin, email, "not-the-password");
+      await logInWithPassword(page, testbed.server.origin, email, "not-the-password");
       await page.locator("main").getByText("The email address and/or password you specified are not correct.").waitFor();
-      expect(page.url()).toBe(`${server.origin}/account/login`);
+      expect(page.url()).toBe(`${testbed.server.origin}/account/login`);
     });
   });
 
   it("should sign in with an e-mailed code", async () => {
     await withPage(async (page) => {
-      const before = await countMails(server.origin, email, "sign-in code");
-      await page.goto(`${server.origin}/account/login`);
+      const before = await countMails(testbed.server.origin, email, "sign-in code");
+      await page.goto(`${testbed.server.origin}/account/login`);
       await waitForHydration(page);
       await page.locator("main").getByRole("link", { name: "Send me a sign-in code" }).click();
-      await page.waitForURL(`${server.origin}/account/login/code`);
+      await page.waitForURL(`${testbed.server.origin}/account/login/code`);
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByRole("button", { name: "Request code" }).click();
-      await page.waitForURL(`${server.origin}/account/login/code/confirm`);
-      const code = codeInMail(await waitForMail(server.origin, email, "sign-in code", before));
+      await page.waitForURL(`${testbed.server.origin}/account/login/code/confirm`);
+      const code = codeInMail(await waitForMail(testbed.server.origin, email, "sign-in code", before));
       await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
       await page.locator("main").getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     });
   });
 
   it("should send a protected page to the login page with next, and an anonymous-only page to the dashboard", async () => {
     await withPage(async (page) => {
-      await page.goto(`${server.origin}/account/sessions`);
+      await page.goto(`${testbed.server.origin}/account/sessions`);
       await waitForHydration(page);
       // The login modal is offered first; dismissing it goes to the full login page with next.
       await page.getByRole("dialog").waitFor();
       await page.keyboard.press("Escape");
-      await page.waitForURL(`${server.origin}/account/login?next=${encodeURIComponent("/account/sessions")}`);
+      await page.waitForURL(`${testbed.server.origin}/account/login?next=${encodeURIComponent("/account/sessions")}`);
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByLabel("Password").fill(strongPassword);
       await page.locator("main").getByRole("button", { name: "Log in", exact: true }).click();
-      await page.waitForURL(`${server.origin}/account/sessions`);
-      await page.goto(`${server.origin}/account/login`);
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/account/sessions`);
+      await page.goto(`${testbed.server.origin}/account/login`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     });
   });
 });
@@ -105,9 +86,9 @@ describe("given a registered user", () => {
 describe("given the login modal", () => {
   it("should validate, sign in from the header and stay on the page, and confirm a reset request", async () => {
     const email = uniqueEmail("modal");
-    await withPage((page) => signUpAndVerify(page, server.origin, email));
+    await withPage((page) => signUpAndVerify(page, testbed.server.origin, email));
     await withPage(async (page) => {
-      await page.goto(`${server.origin}/paintings`);
+      await page.goto(`${testbed.server.origin}/paintings`);
       await waitForHydration(page);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
       const dialog = page.getByRole("dialog");
@@ -135,7 +116,7 @@ describe("given the login modal", () => {
       await dialog.getByLabel("Password").fill(strongPassword);
       await Promise.all([page.waitForEvent("load"), submit.click()]);
       await waitForHydration(page);
-      expect(page.url()).toBe(`${server.origin}/paintings`);
+      expect(page.url()).toBe(`${testbed.server.origin}/paintings`);
       await page.locator(".site-header__account").getByRole("button", { name: email }).waitFor();
     });
   });
@@ -145,14 +126,14 @@ describe("given a user who forgot the password", () => {
   it("should reset it through the e-mailed link and sign in with the new one", async () => {
     await withPage(async (page) => {
       const email = uniqueEmail("reset-link");
-      await signUpAndVerify(page, server.origin, email);
+      await signUpAndVerify(page, testbed.server.origin, email);
       await page.context().clearCookies();
-      await page.goto(`${server.origin}/account/password/reset`);
+      await page.goto(`${testbed.server.origin}/account/password/reset`);
       await waitForHydration(page);
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByRole("button", { name: "Reset password" }).click();
       await page.locator("main").getByText("Password reset sent.").waitFor();
-      const mail = await waitForMail(server.origin, email, "Reset your Atelier password");
+      const mail = await waitForMail(testbed.server.origin, email, "Reset your Atelier password");
       const link = /https?:\/\/\S+\/account\/password\/reset\/key\/\S+/.exec(mail.text)?.[0];
       expect(link).toBeTruthy();
       await page.goto(link!);
@@ -162,14 +143,14 @@ describe("given a user who forgot the password", () => {
       await page.locator("main").getByLabel("New password (again)").fill(newPassword);
       await page.locator("main").getByRole("button", { name: "Set new password" }).click();
       await page.locator("main").getByText("Your password has been reset.").waitFor();
-      await logInWithPassword(page, server.origin, email, newPassword);
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await logInWithPassword(page, testbed.server.origin, email, newPassword);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     });
   });
 
   it("should answer an unknown address exactly as a known one", async () => {
     await withPage(async (page) => {
-      await page.goto(`${server.origin}/account/password/reset`);
+      await page.goto(`${testbed.server.origin}/account/password/reset`);
       await waitForHydration(page);
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(uniqueEmail("nobody"));
       await page.locator("main").getByRole("button", { name: "Reset password" }).click();
@@ -183,15 +164,15 @@ describe("given a signed-in user managing the account", () => {
   it("should change the password and land on /calculator", async () => {
     await withPage(async (page) => {
       const email = uniqueEmail("change");
-      await signUpAndVerify(page, server.origin, email);
-      await page.goto(`${server.origin}/account/password/change`);
+      await signUpAndVerify(page, testbed.server.origin, email);
+      await page.goto(`${testbed.server.origin}/account/password/change`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByLabel("Current password").fill(strongPassword);
       await main.getByLabel("New password", { exact: true }).fill("Chillon-Castle-1150!");
       await main.getByLabel("New password (again)").fill("Chillon-Castle-1150!");
       await main.getByRole("button", { name: "Change password" }).click();
-      await page.waitForURL(`${server.origin}/calculator`);
+      await page.waitForURL(`${testbed.server.origin}/calculator`);
       await main.getByText("Your password has been changed.", { exact: false }).waitFor();
     });
   });
@@ -200,9 +181,9 @@ describe("given a signed-in user managing the account", () => {
     await withPage(async (page) => {
       const firstEmail = uniqueEmail("first");
       const secondEmail = uniqueEmail("second");
-      await signUpAndVerify(page, server.origin, firstEmail);
+      await signUpAndVerify(page, testbed.server.origin, firstEmail);
       // A fresh sign-up has no recent authentication record: changing addresses asks for the password first.
-      await page.goto(`${server.origin}/account/email`);
+      await page.goto(`${testbed.server.origin}/account/email`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByRole("textbox", { name: "New e-mail address" }).fill(secondEmail);
@@ -210,17 +191,17 @@ describe("given a signed-in user managing the account", () => {
       await page.waitForURL(new RegExp(`/account/reauthenticate\\?next=`));
       await main.getByLabel("Password").fill(strongPassword);
       await main.getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${server.origin}/account/email`);
+      await page.waitForURL(`${testbed.server.origin}/account/email`);
       await main.getByRole("textbox", { name: "New e-mail address" }).fill(secondEmail);
       await main.getByRole("button", { name: "Add address" }).click();
       await main.locator(`tr[data-email="${secondEmail}"]`).getByText("Unverified", { exact: true }).waitFor();
 
-      const code = codeInMail(await waitForMail(server.origin, secondEmail, "Confirm your e-mail address"));
-      await page.goto(`${server.origin}/account/verify-email`);
+      const code = codeInMail(await waitForMail(testbed.server.origin, secondEmail, "Confirm your e-mail address"));
+      await page.goto(`${testbed.server.origin}/account/verify-email`);
       await waitForHydration(page);
       await main.getByRole("textbox", { name: "Code" }).fill(code);
       await main.getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${server.origin}/account/email`);
+      await page.waitForURL(`${testbed.server.origin}/account/email`);
       const secondRow = main.locator(`tr[data-email="${secondEmail}"]`);
       await secondRow.getByText("Verified", { exact: true }).waitFor();
 
@@ -236,16 +217,16 @@ describe("given a signed-in user managing the account", () => {
 
   it("should end the other browser's session with 'Log out elsewhere'", async () => {
     const email = uniqueEmail("two-browsers");
-    const firstContext = await browser.newContext();
-    const secondContext = await browser.newContext();
+    const firstContext = await testbed.browser.newContext();
+    const secondContext = await testbed.browser.newContext();
     try {
       const first = await firstContext.newPage();
-      await signUpAndVerify(first, server.origin, email);
+      await signUpAndVerify(first, testbed.server.origin, email);
       const second = await secondContext.newPage();
-      await logInWithPassword(second, server.origin, email);
-      await second.waitForURL(`${server.origin}/dashboard`);
+      await logInWithPassword(second, testbed.server.origin, email);
+      await second.waitForURL(`${testbed.server.origin}/dashboard`);
 
-      await first.goto(`${server.origin}/account/sessions`);
+      await first.goto(`${testbed.server.origin}/account/sessions`);
       await waitForHydration(first);
       await first.locator("main tbody tr").nth(1).waitFor();
       expect(await first.locator("main tbody tr").count()).toBe(2);
@@ -263,12 +244,12 @@ describe("given a signed-in user managing the account", () => {
 
   it("should sign out from the user menu after a confirmation", async () => {
     await withPage(async (page) => {
-      await signUpAndVerify(page, server.origin, uniqueEmail("sign-out"));
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("sign-out"));
       const account = page.locator(".site-header__account");
       await account.getByRole("button").first().click();
       await account.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
-      await page.waitForURL(`${server.origin}/`);
+      await page.waitForURL(`${testbed.server.origin}/`);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).waitFor();
     });
   });

@@ -1,28 +1,16 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { signUpAndVerify, strongPassword, uniqueEmail, waitForHydration } from "./support/accounts.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed();
 
 function planCard(page: Page, planName: string) {
   return page.locator(".plan-card").filter({ has: page.getByRole("heading", { name: planName, exact: true }) });
 }
 
 async function choosePlanAndReachTheDevCheckout(page: Page, planName: string) {
-  await page.goto(`${server.origin}/pricing`);
+  await page.goto(`${testbed.server.origin}/pricing`);
   await waitForHydration(page);
   await planCard(page, planName).getByRole("button", { name: "Choose plan" }).click();
   await page.waitForURL(/\/dev\/billing\/checkout\//);
@@ -34,11 +22,11 @@ async function subscriptionStatus(page: Page): Promise<{ has_subscription: boole
 
 describe("given a signed-in visitor and the development billing provider", () => {
   it("should subscribe monthly, show the plan everywhere, switch it in the portal and cancel it", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await signUpAndVerify(page, server.origin, uniqueEmail("subscriber"));
-      await page.goto(`${server.origin}/pricing`);
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("subscriber"));
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       expect(await page.getByRole("button", { name: "Monthly" }).getAttribute("aria-pressed")).toBe("true");
       expect(await page.locator(".plan-card").count()).toBe(3);
@@ -48,20 +36,20 @@ describe("given a signed-in visitor and the development billing provider", () =>
       await page.waitForURL(/\/checkout-success\?success=true&session_id=/);
       await page.locator("main").getByRole("button", { name: "Manage billing" }).waitFor();
 
-      await page.goto(`${server.origin}/dashboard`);
+      await page.goto(`${testbed.server.origin}/dashboard`);
       await waitForHydration(page);
       const subscription = page.locator("main").locator(".atelier-card").filter({ has: page.getByRole("heading", { name: "Subscription" }) });
       await subscription.getByText("Plus", { exact: true }).waitFor();
       await subscription.getByText(/\d+ days? left/).waitFor();
 
-      await page.goto(`${server.origin}/pricing`);
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       await planCard(page, "Plus").getByText("Current plan").waitFor();
       await planCard(page, "Plus").getByText(/\d+ days? left/).waitFor();
       await planCard(page, "Studio").getByRole("button", { name: "Upgrade Plan" }).waitFor();
       await planCard(page, "Basic").getByRole("button", { name: "Downgrade Plan" }).waitFor();
 
-      await page.goto(`${server.origin}/stripe-portal-session`);
+      await page.goto(`${testbed.server.origin}/stripe-portal-session`);
       await page.waitForURL(/\/dev\/billing\/portal\//);
       await page.getByRole("button", { name: "Switch to Studio (monthly)" }).click();
       await page.getByText("Your plan was switched.").waitFor();
@@ -71,7 +59,7 @@ describe("given a signed-in visitor and the development billing provider", () =>
       await page.getByText("Your subscription was canceled.").waitFor();
       expect(await subscriptionStatus(page)).toMatchObject({ is_active: false });
       await page.getByRole("link", { name: "Return to Atelier" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       await page.locator("main").getByText("You have no subscription.").waitFor();
     } finally {
       await context.close();
@@ -79,10 +67,10 @@ describe("given a signed-in visitor and the development billing provider", () =>
   });
 
   it("should leave no active plan after a failed payment, and show the cancel text after a cancelled checkout", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await signUpAndVerify(page, server.origin, uniqueEmail("declined"));
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("declined"));
       await choosePlanAndReachTheDevCheckout(page, "Basic");
       await page.getByRole("button", { name: "Fail payment" }).click();
       await page.getByRole("heading", { name: "Payment failed" }).waitFor();
@@ -98,22 +86,22 @@ describe("given a signed-in visitor and the development billing provider", () =>
   });
 
   it("should send a signed-out choice to the login page and back to the plans", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`${server.origin}/pricing`);
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       await planCard(page, "Plus").getByRole("button", { name: "Choose plan" }).click();
       await page.waitForURL((url) => url.pathname === "/account/login" && url.searchParams.get("next") === "/pricing");
       const email = uniqueEmail("returning");
-      const signupContext = await browser.newContext();
-      await signUpAndVerify(await signupContext.newPage(), server.origin, email);
+      const signupContext = await testbed.browser.newContext();
+      await signUpAndVerify(await signupContext.newPage(), testbed.server.origin, email);
       await signupContext.close();
       const main = page.locator("main");
       await main.getByRole("textbox", { name: "Email" }).fill(email);
       await main.getByLabel("Password").fill(strongPassword);
       await main.getByRole("button", { name: "Log in", exact: true }).click();
-      await page.waitForURL(`${server.origin}/pricing`);
+      await page.waitForURL(`${testbed.server.origin}/pricing`);
     } finally {
       await context.close();
     }

@@ -1,20 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed();
 
 async function fillContactForm(page: Page, message: string) {
   await page.getByRole("textbox", { name: "Name" }).fill("Ada Lovelace");
@@ -34,10 +22,10 @@ async function solveCaptcha(page: Page) {
 
 describe("given a visitor on the contact page", () => {
   it("should keep Send disabled until the captcha is solved, then send the message to the painter's inbox", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`${server.origin}/contact`);
+      await page.goto(`${testbed.server.origin}/contact`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       expect(await page.getByRole("textbox", { name: "Message" }).getAttribute("rows")).toBe("5");
       await fillContactForm(page, "I would like to see Janus Unmasked in person.");
@@ -51,7 +39,7 @@ describe("given a visitor on the contact page", () => {
       expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("");
       expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
 
-      const outbox = (await (await fetch(`${server.origin}/dev/outbox`)).json()) as unknown;
+      const outbox = (await (await fetch(`${testbed.server.origin}/dev/outbox`)).json()) as unknown;
       expect(JSON.stringify(outbox)).toContain("I would like to see Janus Unmasked in person.");
     } finally {
       await context.close();
@@ -59,10 +47,10 @@ describe("given a visitor on the contact page", () => {
   });
 
   it("should show the network error when the message cannot be sent, and the server's message when refused", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await page.goto(`${server.origin}/contact`);
+      await page.goto(`${testbed.server.origin}/contact`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
       await page.route("**/messages/contact/", (route) => route.abort("connectionrefused"));
@@ -80,7 +68,7 @@ describe("given a visitor on the contact page", () => {
       await page.getByRole("button", { name: "Send" }).click();
       await page.getByText("The inbox is full. Please phone us.").waitFor();
 
-      const outbox = (await (await fetch(`${server.origin}/dev/outbox`)).json()) as unknown;
+      const outbox = (await (await fetch(`${testbed.server.origin}/dev/outbox`)).json()) as unknown;
       expect(JSON.stringify(outbox)).not.toContain("First try");
     } finally {
       await context.close();

@@ -1,22 +1,11 @@
 import * as OTPAuth from "otpauth";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
 import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { codeInMail, logInWithPassword, signUpAndVerify, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed();
 
 /** Chromium's DevTools virtual authenticator: a platform passkey with user verification, always present. */
 async function withVirtualAuthenticator(context: BrowserContext, page: Page): Promise<void> {
@@ -32,34 +21,34 @@ async function signOutThroughTheMenu(page: Page) {
   await account.getByRole("button").first().click();
   await account.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
-  await page.waitForURL(`${server.origin}/`);
+  await page.waitForURL(`${testbed.server.origin}/`);
 }
 
 describe("given Chromium's virtual authenticator", () => {
   it("should sign up with a passkey alone, then sign in with it without typing an e-mail", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
       await withVirtualAuthenticator(context, page);
       const email = uniqueEmail("passkey");
-      await page.goto(`${server.origin}/account/signup/passkey`);
+      await page.goto(`${testbed.server.origin}/account/signup/passkey`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByRole("textbox", { name: "Email" }).fill(email);
       await main.getByRole("button", { name: "Sign up" }).click();
-      await page.waitForURL(`${server.origin}/account/verify-email`);
-      await main.getByRole("textbox", { name: "Code" }).fill(codeInMail(await waitForMail(server.origin, email, "Confirm your e-mail address")));
+      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
+      await main.getByRole("textbox", { name: "Code" }).fill(codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address")));
       await main.getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${server.origin}/account/signup/passkey/create`);
+      await page.waitForURL(`${testbed.server.origin}/account/signup/passkey/create`);
       await main.getByRole("textbox", { name: "Passkey name" }).fill("Laptop");
       await main.getByRole("button", { name: "Create passkey" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
 
       await signOutThroughTheMenu(page);
-      await page.goto(`${server.origin}/account/login`);
+      await page.goto(`${testbed.server.origin}/account/login`);
       await waitForHydration(page);
       await main.getByRole("button", { name: "Sign in with a passkey" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       await main.getByText(email).first().waitFor();
     } finally {
       await context.close();
@@ -67,15 +56,15 @@ describe("given Chromium's virtual authenticator", () => {
   });
 
   it("should add a security key, then ask for it after the password at the next sign-in", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
       await withVirtualAuthenticator(context, page);
       const email = uniqueEmail("security-key");
-      await signUpAndVerify(page, server.origin, email);
+      await signUpAndVerify(page, testbed.server.origin, email);
       // A fresh sign-up records no authentication, so adding a factor first asks for the password.
       await logInAgain(page, email);
-      await page.goto(`${server.origin}/account/2fa/webauthn/add`);
+      await page.goto(`${testbed.server.origin}/account/2fa/webauthn/add`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByRole("textbox", { name: "Key name" }).fill("Blue key");
@@ -83,11 +72,11 @@ describe("given Chromium's virtual authenticator", () => {
       await page.waitForURL((url) => url.pathname === "/account/2fa/recovery-codes" || url.pathname === "/account/2fa/webauthn");
 
       await signOutThroughTheMenu(page);
-      await logInWithPassword(page, server.origin, email);
-      await page.waitForURL(`${server.origin}/account/authenticate/webauthn`);
+      await logInWithPassword(page, testbed.server.origin, email);
+      await page.waitForURL(`${testbed.server.origin}/account/authenticate/webauthn`);
       await waitForHydration(page);
       await main.getByRole("button").filter({ hasText: /security key|passkey/i }).first().click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     } finally {
       await context.close();
     }
@@ -96,14 +85,14 @@ describe("given Chromium's virtual authenticator", () => {
 
 describe("given an authenticator app", () => {
   it("should ask for a code after the password; a recovery code works once and is refused the second time", { timeout: 150_000 }, async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
       const email = uniqueEmail("totp");
-      await signUpAndVerify(page, server.origin, email);
+      await signUpAndVerify(page, testbed.server.origin, email);
       await logInAgain(page, email);
       const main = page.locator("main");
-      await page.goto(`${server.origin}/account/2fa/totp/activate`);
+      await page.goto(`${testbed.server.origin}/account/2fa/totp/activate`);
       await waitForHydration(page);
       await main.getByRole("img").first().waitFor();
       const secret = (await main.locator(".mfa-secret").textContent())?.trim() ?? "";
@@ -111,26 +100,26 @@ describe("given an authenticator app", () => {
       const activationStep = Math.floor(Date.now() / 30_000);
       await main.getByRole("textbox", { name: "Authenticator code" }).fill(totp.generate());
       await main.locator("form button[type=submit]").click();
-      await page.waitForURL(`${server.origin}/account/2fa`);
+      await page.waitForURL(`${testbed.server.origin}/account/2fa`);
 
-      await page.goto(`${server.origin}/account/2fa/recovery-codes`);
+      await page.goto(`${testbed.server.origin}/account/2fa/recovery-codes`);
       await waitForHydration(page);
       await main.locator("li code").first().waitFor();
       const recoveryCode = (await main.locator("li code").first().textContent())?.trim() ?? "";
 
       await signOutThroughTheMenu(page);
-      await logInWithPassword(page, server.origin, email);
-      await page.waitForURL(`${server.origin}/account/authenticate/totp`);
-      await page.goto(`${server.origin}/account/authenticate/recovery-codes`);
+      await logInWithPassword(page, testbed.server.origin, email);
+      await page.waitForURL(`${testbed.server.origin}/account/authenticate/totp`);
+      await page.goto(`${testbed.server.origin}/account/authenticate/recovery-codes`);
       await waitForHydration(page);
       await main.getByRole("textbox", { name: "Recovery code" }).fill(recoveryCode);
       await main.locator("form button[type=submit]").click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
 
       await signOutThroughTheMenu(page);
-      await logInWithPassword(page, server.origin, email);
-      await page.waitForURL(`${server.origin}/account/authenticate/totp`);
-      await page.goto(`${server.origin}/account/authenticate/recovery-codes`);
+      await logInWithPassword(page, testbed.server.origin, email);
+      await page.waitForURL(`${testbed.server.origin}/account/authenticate/totp`);
+      await page.goto(`${testbed.server.origin}/account/authenticate/recovery-codes`);
       await waitForHydration(page);
       await main.getByRole("textbox", { name: "Recovery code" }).fill(recoveryCode);
       await main.locator("form button[type=submit]").click();
@@ -138,11 +127,11 @@ describe("given an authenticator app", () => {
 
       // The activation code's time step is spent: wait for the next one before signing in with the app.
       while (Math.floor(Date.now() / 30_000) <= activationStep) await page.waitForTimeout(500);
-      await page.goto(`${server.origin}/account/authenticate/totp`);
+      await page.goto(`${testbed.server.origin}/account/authenticate/totp`);
       await waitForHydration(page);
       await main.getByRole("textbox", { name: "Authenticator code" }).fill(totp.generate());
       await main.locator("form button[type=submit]").click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     } finally {
       await context.close();
     }
@@ -162,7 +151,7 @@ describe("given a server whose authentications stay recent for 2 s", () => {
 
   it("should ask a TOTP user to reauthenticate for a sensitive action, and accept the authenticator app", { timeout: 150_000 }, async () => {
     const origin = shortWindowServer.origin;
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
       const email = uniqueEmail("reauth-totp");
@@ -199,6 +188,6 @@ describe("given a server whose authentications stay recent for 2 s", () => {
 
 async function logInAgain(page: Page, email: string) {
   await page.context().clearCookies();
-  await logInWithPassword(page, server.origin, email);
-  await page.waitForURL(`${server.origin}/dashboard`);
+  await logInWithPassword(page, testbed.server.origin, email);
+  await page.waitForURL(`${testbed.server.origin}/dashboard`);
 }

@@ -1,25 +1,13 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 
-let server: RunningAtelierServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed();
 
 async function openPage(path: string, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  const context = await testbed.browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.origin}${path}`);
+  await page.goto(`${testbed.server.origin}${path}`);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   return { context, page };
 }
@@ -36,20 +24,20 @@ describe("given a visitor browsing the shop", () => {
       for (const size of ["150x100", "100x150", "80x116"]) expect(await page.getByText(size).count()).toBeGreaterThan(0);
 
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Paintings" }).click();
-      await page.waitForURL(`${server.origin}/paintings`);
+      await page.waitForURL(`${testbed.server.origin}/paintings`);
       await page.getByRole("heading", { level: 1, name: "Paintings" }).waitFor();
       expect(await page.locator(".painting-grid > li").count()).toBe(8);
       expect(await page.locator(".painting-grid").getByText("SOLD", { exact: true }).count()).toBe(1);
       expect(await page.locator(".painting-grid").getByText(/CHF/).count()).toBe(7);
 
       await page.getByRole("link", { name: /Janus Unmasked/ }).click();
-      await page.waitForURL(`${server.origin}/janus-unmasked`);
+      await page.waitForURL(`${testbed.server.origin}/janus-unmasked`);
       await page.getByRole("heading", { level: 1, name: "Janus Unmasked" }).waitFor();
       expect(await page.getByRole("link", { name: "Purchase" }).count()).toBe(1);
       expect(await page.getByText("Returns must be requested within 3 days of delivery", { exact: false }).count()).toBe(1);
 
       await page.locator(".painting-detail__main-image").click();
-      await page.waitForURL(`${server.origin}/janus-unmasked/image/1`);
+      await page.waitForURL(`${testbed.server.origin}/janus-unmasked/image/1`);
       await page.locator(".atelier-image-viewer").waitFor();
       expect(await page.locator(".site-header").count()).toBe(0);
       expect(await page.locator(".site-footer").count()).toBe(0);
@@ -77,13 +65,13 @@ describe("given a visitor browsing the shop", () => {
 
       // Arrow keys wrap around at both ends.
       await page.keyboard.press("ArrowLeft");
-      await page.waitForURL(`${server.origin}/janus-unmasked/image/${total}`);
+      await page.waitForURL(`${testbed.server.origin}/janus-unmasked/image/${total}`);
       expect(await page.locator(".atelier-image-viewer__position").textContent()).toBe(`${total} of ${total}`);
       await page.keyboard.press("ArrowRight");
-      await page.waitForURL(`${server.origin}/janus-unmasked/image/1`);
+      await page.waitForURL(`${testbed.server.origin}/janus-unmasked/image/1`);
 
       await page.keyboard.press("Escape");
-      await page.waitForURL(`${server.origin}/janus-unmasked`);
+      await page.waitForURL(`${testbed.server.origin}/janus-unmasked`);
       await page.locator(".site-header").waitFor();
     } finally {
       await context.close();
@@ -95,15 +83,15 @@ describe("given a visitor browsing the shop", () => {
     try {
       expect(await page.locator(".atelier-image-viewer__bar").count()).toBe(0);
       await page.getByRole("button", { name: "Close viewer" }).click();
-      await page.waitForURL(`${server.origin}/the-brothers-of-ursa-major`);
+      await page.waitForURL(`${testbed.server.origin}/the-brothers-of-ursa-major`);
       await page.getByRole("heading", { level: 1, name: "The Brothers of Ursa Major" }).waitFor();
 
-      const response = await page.goto(`${server.origin}/the-brothers-of-ursa-major/image/42`);
+      const response = await page.goto(`${testbed.server.origin}/the-brothers-of-ursa-major/image/42`);
       expect(response?.status()).toBe(404);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       expect(await page.getByRole("heading", { name: "Image not found" }).count()).toBe(1);
       await page.getByRole("link", { name: "Go Home" }).click();
-      await page.waitForURL(`${server.origin}/`);
+      await page.waitForURL(`${testbed.server.origin}/`);
     } finally {
       await context.close();
     }
@@ -112,7 +100,7 @@ describe("given a visitor browsing the shop", () => {
   it("should answer an unknown path with status 404 and the not-found page", async () => {
     const { context, page } = await openPage("/");
     try {
-      const response = await page.goto(`${server.origin}/no-such-painting`);
+      const response = await page.goto(`${testbed.server.origin}/no-such-painting`);
       expect(response?.status()).toBe(404);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       expect(await page.getByRole("heading", { name: "Page not found" }).count()).toBe(1);
@@ -167,7 +155,7 @@ describe("given the shared frame", () => {
       }
       expect(await mobileMenu.getByRole("button", { name: "Log in", exact: true }).count()).toBe(1);
       await mobileMenu.getByRole("link", { name: "Expositions" }).click();
-      await page.waitForURL(`${server.origin}/expositions`);
+      await page.waitForURL(`${testbed.server.origin}/expositions`);
       await page.getByRole("heading", { level: 1, name: "Expositions" }).waitFor();
       await mobileMenu.waitFor({ state: "hidden" });
     } finally {
@@ -185,7 +173,7 @@ describe("given a crawler that runs no JavaScript", () => {
       ["/expositions", "Donetsk"],
       ["/privacy-policy", "April 7, 2025"],
     ] as const) {
-      const response = await fetch(`${server.origin}${path}`);
+      const response = await fetch(`${testbed.server.origin}${path}`);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toContain("no-cache");
       const html = await response.text();
@@ -195,10 +183,10 @@ describe("given a crawler that runs no JavaScript", () => {
         expect(html, `${path} lacks ${tag}`).toContain(tag);
       }
     }
-    const catalogueHtml = await (await fetch(`${server.origin}/paintings`)).text();
+    const catalogueHtml = await (await fetch(`${testbed.server.origin}/paintings`)).text();
     expect(catalogueHtml).toContain('"@type":"ItemList"');
     expect(catalogueHtml).toContain("https://schema.org/OutOfStock");
-    const paintingHtml = await (await fetch(`${server.origin}/the-face-i-dont-show`)).text();
+    const paintingHtml = await (await fetch(`${testbed.server.origin}/the-face-i-dont-show`)).text();
     expect(paintingHtml).toContain('"priceCurrency":"CHF"');
   });
 });

@@ -1,10 +1,9 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./support/chromium.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { codeInMail, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
 
 const fixturesDirectory = path.resolve(import.meta.dirname, "../../../../shared/fixtures/subtitles");
@@ -13,23 +12,12 @@ const secondLanguageFixture = path.join(fixturesDirectory, "opensubs2018-209475.
 const haveFixtures = existsSync(englishFixture) && existsSync(secondLanguageFixture);
 if (!haveFixtures) console.warn(`Skipping the study browser tests: ${fixturesDirectory} (../shared/fixtures/subtitles) is missing.`);
 
-let server: RunningAtelierServer;
-let browser: Browser;
 let publicGroupId = "";
 
-beforeAll(async () => {
-  if (!haveFixtures) return;
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const testbed = useBrowserTestbed({ enabled: haveFixtures });
 
 async function uploadFixturePair(page: Page): Promise<string> {
-  await page.goto(`${server.origin}/upload-subtitles`);
+  await page.goto(`${testbed.server.origin}/upload-subtitles`);
   await waitForHydration(page);
   const main = page.locator("main");
   await main.getByRole("button", { name: "Upload subtitles" }).click();
@@ -62,10 +50,10 @@ async function statsOf(page: Page, groupId: string): Promise<{ memorized: number
 
 describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle files", () => {
   it("should upload them, see the report, study, rate, switch to test, mark as studied and reset", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
-      await signUpAndVerify(page, server.origin, uniqueEmail("learner"));
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("learner"));
       publicGroupId = await uploadFixturePair(page);
       await page.locator("main").getByRole("link", { name: "Study A 2001 comedy" }).first().click();
       await page.waitForURL(new RegExp(`/study/${publicGroupId}/config`));
@@ -114,17 +102,17 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
 
 describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", () => {
   it("should stop at 5 memorized cards with the sign-in dialog, and keep the progress after signing up", async () => {
-    const context = await browser.newContext();
+    const context = await testbed.browser.newContext();
     const page = await context.newPage();
     try {
       if (!publicGroupId) {
-        const uploaderContext = await browser.newContext();
+        const uploaderContext = await testbed.browser.newContext();
         const uploader = await uploaderContext.newPage();
-        await signUpAndVerify(uploader, server.origin, uniqueEmail("uploader"));
+        await signUpAndVerify(uploader, testbed.server.origin, uniqueEmail("uploader"));
         publicGroupId = await uploadFixturePair(uploader);
         await uploaderContext.close();
       }
-      await page.goto(`${server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
+      await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
       await waitForHydration(page);
       const main = page.locator("main");
       await main.getByRole("button", { name: "Test", exact: true }).click();
@@ -159,11 +147,11 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
       await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
       await dialog.getByLabel("Confirm password").fill(strongPassword);
       await dialog.locator("form button[type=submit]").click();
-      await page.waitForURL(`${server.origin}/account/verify-email`);
-      const code = codeInMail(await waitForMail(server.origin, email, "Confirm your e-mail address"));
+      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
+      const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
       await main.getByRole("textbox", { name: "Code" }).fill(code);
       await main.getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       await page.waitForFunction(async (id) => {
         const stats = await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json();
         return stats.memorized === 5 && stats.anonymous_limit_reached === false;

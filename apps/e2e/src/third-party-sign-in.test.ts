@@ -1,39 +1,20 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { codeInMail, logInWithPassword, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
-import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
-import { launchChromium } from "./support/chromium.ts";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
 
 // The server starts the local OpenID provider ("Test ID (local)") itself, as in development: these tests click through
 // its real login and consent pages in Chromium.
-let server: RunningAtelierServer;
-let browser: Browser;
 
-beforeAll(async () => {
-  server = await startAtelierServer();
-  browser = await launchChromium();
-});
+const testbed = useBrowserTestbed();
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function withPage<T>(run: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    return await run(page);
-  } finally {
-    await context.close();
-  }
-}
+const { withPage } = testbed;
 
 const providerButton = "Continue with Test ID (local)";
 
 async function startFromLoginPage(page: Page): Promise<void> {
-  await page.goto(`${server.origin}/account/login`);
+  await page.goto(`${testbed.server.origin}/account/login`);
   await waitForHydration(page);
   await page.locator("main").getByRole("button", { name: providerButton }).click();
   await page.getByRole("heading", { name: "Sign in" }).waitFor();
@@ -61,7 +42,7 @@ async function expectNoAccessibilityViolations(page: Page): Promise<void> {
 }
 
 async function connectedAccounts(page: Page): Promise<string[]> {
-  await page.goto(`${server.origin}/account/providers`);
+  await page.goto(`${testbed.server.origin}/account/providers`);
   await waitForHydration(page);
   await page.getByRole("heading", { name: /third-party accounts/i }).waitFor();
   await page.locator("main").getByRole("button", { name: "Connect Test ID (local)" }).waitFor();
@@ -73,21 +54,21 @@ describe("given the local OpenID provider", () => {
     await withPage(async (page) => {
       await startFromLoginPage(page);
       await signInAtProvider(page, { testUser: "Ada Lovelace" });
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       await page.locator("main").getByText("ada@example.test").first().waitFor();
       expect(await connectedAccounts(page)).toEqual([expect.stringContaining("Ada Lovelace")]);
 
-      await page.goto(`${server.origin}/account/logout`);
+      await page.goto(`${testbed.server.origin}/account/logout`);
       await waitForHydration(page);
       await page.locator("main").getByRole("button", { name: "Logout" }).click();
-      await page.waitForURL(`${server.origin}/`);
+      await page.waitForURL(`${testbed.server.origin}/`);
 
-      await page.goto(`${server.origin}/paintings`);
+      await page.goto(`${testbed.server.origin}/paintings`);
       await waitForHydration(page);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
       await page.getByRole("dialog").getByRole("button", { name: providerButton }).click();
       // The provider remembers its own session and the consent given: it sends Ada straight back.
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       // The same account: still one connected third-party account, and the same address.
       await page.locator("main").getByText("ada@example.test").first().waitFor();
       expect(await connectedAccounts(page)).toEqual([expect.stringContaining("Ada Lovelace")]);
@@ -98,54 +79,54 @@ describe("given the local OpenID provider", () => {
     await withPage(async (page) => {
       await startFromLoginPage(page);
       await signInAtProvider(page, { testUser: "Grace Hopper" });
-      await page.waitForURL(`${server.origin}/account/provider/signup`);
+      await page.waitForURL(`${testbed.server.origin}/account/provider/signup`);
       await page.getByRole("heading", { name: "Complete your sign-up" }).waitFor();
       await expectNoAccessibilityViolations(page);
       const email = uniqueEmail("grace");
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByRole("button", { name: "Sign up" }).click();
-      await page.waitForURL(`${server.origin}/account/verify-email`);
-      const code = codeInMail(await waitForMail(server.origin, email, "Confirm your e-mail address"));
+      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
+      const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
       await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
       await page.locator("main").getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
     });
   });
 
   it("should send a provider e-mail that matches an existing unverified account through provider sign-up, not into that account", async () => {
     const email = uniqueEmail("unverified");
     await withPage(async (page) => {
-      await page.goto(`${server.origin}/account/signup`);
+      await page.goto(`${testbed.server.origin}/account/signup`);
       await waitForHydration(page);
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByLabel("Password", { exact: true }).fill(strongPassword);
       await page.locator("main").getByLabel("Password (again)").fill(strongPassword);
       await page.locator("main").getByRole("button", { name: "Sign up" }).click();
-      await page.waitForURL(`${server.origin}/account/verify-email`);
+      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
     });
     await withPage(async (page) => {
       await startFromLoginPage(page);
       await signInAtProvider(page, { accountId: "mallory", name: "Mallory", email, emailVerified: true });
-      await page.waitForURL(`${server.origin}/account/provider/signup`);
+      await page.waitForURL(`${testbed.server.origin}/account/provider/signup`);
       const field = page.locator("main").getByRole("textbox", { name: "Email" });
       expect(await field.inputValue()).toBe(email);
       await page.locator("main").getByRole("button", { name: "Sign up" }).click();
       await page.locator("main").getByText("An account already exists with this email address.", { exact: false }).waitFor();
-      expect(page.url()).toBe(`${server.origin}/account/provider/signup`);
+      expect(page.url()).toBe(`${testbed.server.origin}/account/provider/signup`);
     });
   });
 
   it("should let a signed-in user connect a provider account, then disconnect it", async () => {
     const email = uniqueEmail("connect");
-    await withPage((page) => signUpAndVerify(page, server.origin, email));
+    await withPage((page) => signUpAndVerify(page, testbed.server.origin, email));
     await withPage(async (page) => {
       // A fresh password sign-in: connecting needs a recent authentication (a signup records none).
-      await logInWithPassword(page, server.origin, email);
-      await page.waitForURL(`${server.origin}/dashboard`);
+      await logInWithPassword(page, testbed.server.origin, email);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
       expect(await connectedAccounts(page)).toEqual([]);
       await page.locator("main").getByRole("button", { name: "Connect Test ID (local)" }).click();
       await signInAtProvider(page, { testUser: "Linus Torvalds" });
-      await page.waitForURL(`${server.origin}/account/providers`);
+      await page.waitForURL(`${testbed.server.origin}/account/providers`);
       const row = page.locator("main table tbody tr");
       await row.first().waitFor();
       expect(await row.allTextContents()).toEqual([expect.stringContaining("Linus Torvalds")]);
@@ -160,11 +141,11 @@ describe("given the local OpenID provider", () => {
     await withPage(async (page) => {
       await startFromLoginPage(page);
       await signInAtProvider(page, { testUser: "Ada Lovelace" }, "Deny");
-      await page.waitForURL(`${server.origin}/account/provider/callback?error=cancelled&error_process=login`);
+      await page.waitForURL(`${testbed.server.origin}/account/provider/callback?error=cancelled&error_process=login`);
       await page.getByText("Third-Party Login Failure").waitFor();
       await page.getByText("Something went wrong.").waitFor();
       await page.locator("main").getByRole("link", { name: "Continue" }).click();
-      await page.waitForURL(`${server.origin}/account/login`);
+      await page.waitForURL(`${testbed.server.origin}/account/login`);
     });
   });
 });
