@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,5 +76,22 @@ describe("given a database the server cannot use at start", () => {
     const { code, output } = await startExpectingFailure({ DATA_DIR: dataDirectory });
     expect(code).toBe(1);
     expectOneSentenceWithoutStack(output, "DATA_DIR");
+  });
+});
+
+describe("given a local OpenID provider port that is taken", () => {
+  it("should name LOCAL_OIDC_PORT and exit non-zero", async () => {
+    const blocker = createServer();
+    const takenPort = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as AddressInfo).port)));
+    try {
+      const { code, output } = await startExpectingFailure({ NODE_ENV: "development", LOCAL_OIDC_PORT: String(takenPort) });
+      expect(code).toBe(1);
+      expect(output.split("\n").at(-1)).toBe(
+        `The local OpenID provider could not start: port ${takenPort} is taken. Set LOCAL_OIDC_PORT to a free port (0 picks one), or LOCAL_OIDC_PROVIDER=false.`,
+      );
+      expect(output).not.toMatch(/^\s+at /m);
+    } finally {
+      blocker.close();
+    }
   });
 });

@@ -37,7 +37,13 @@ async function main(): Promise<void> {
 
   let localOpenIdProvider: LocalOpenIdProvider | null = null;
   if (configuration.localOpenIdProvider) {
-    localOpenIdProvider = await startLocalOpenIdProvider({ port: configuration.localOpenIdProvider.port, redirectUris: [localOpenIdRedirectUriOf(configuration.publicOrigin)] });
+    try {
+      localOpenIdProvider = await startLocalOpenIdProvider({ port: configuration.localOpenIdProvider.port, redirectUris: [localOpenIdRedirectUriOf(configuration.publicOrigin)] });
+    } catch (error) {
+      const reason = (error as { code?: string }).code === "EADDRINUSE" ? `port ${configuration.localOpenIdProvider.port} is taken` : String(error);
+      console.error(`The local OpenID provider could not start: ${reason}. Set LOCAL_OIDC_PORT to a free port (0 picks one), or LOCAL_OIDC_PROVIDER=false.`);
+      process.exit(1);
+    }
     configuration = addLocalOpenIdProvider(configuration, localOpenIdProvider);
   }
   const providerNames = configuration.identity.socialProviders.map((provider) => (provider.id === "local" ? `${provider.name} at ${localOpenIdProvider?.issuer}` : provider.name));
