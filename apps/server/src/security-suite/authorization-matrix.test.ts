@@ -2,25 +2,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeSubtitleParseWorkers } from "@atelier/subtitles";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines } from "../database/test-databases.ts";
 import { securityRoles } from "./persona-client.ts";
 import { bookkeepingColumns, isRefusal } from "./refusals.ts";
 import { routeExpectations } from "./route-expectations.ts";
 import { listRegisteredRoutes } from "./route-table.ts";
-import { buildSecurityWorld, createSecurityTestApp, type SecurityWorld } from "./security-world.ts";
+import { useSecurityWorld, createSecurityTestApp } from "./security-world.ts";
 
 describe.each(testDatabaseEngines)("given the whole server on %s, its route table and the five roles", (engine) => {
-  let world: SecurityWorld;
-  beforeAll(async () => {
-    world = await buildSecurityWorld(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await world?.destroy();
-  });
+  const worldOf = useSecurityWorld(engine);
 
   it("should have an expectation for every route the server registers, and no expectation for a route it does not", () => {
-    const registered = listRegisteredRoutes(world.app).map((route) => route.key);
+    const registered = listRegisteredRoutes(worldOf().app).map((route) => route.key);
     const withoutExpectation = registered.filter((key) => !Object.hasOwn(routeExpectations, key));
     const withoutRoute = Object.keys(routeExpectations).filter((key) => !registered.includes(key));
     expect(withoutExpectation, "routes the server registers that route-expectations.ts does not list: add what each role gets").toEqual([]);
@@ -29,13 +23,13 @@ describe.each(testDatabaseEngines)("given the whole server on %s, its route tabl
 
   it.each(Object.keys(routeExpectations))("should answer %s to each role as written down, show no one the owner's private data, and store nothing when it refuses", async (key) => {
     const method = key.slice(0, key.indexOf(" "));
-    const { resources, personas } = world;
+    const { resources, personas } = worldOf();
     const ownerPrivateData = [resources.privateGroupId, "Harbour ferry (private)", personas.owner.email ?? "", resources.ownerSecondaryEmail];
     const differences: string[] = [];
     for (const routeCase of routeExpectations[key]?.cases ?? []) {
       for (const role of securityRoles) {
-        const request = routeCase.request(world.resources);
-        const answer = await world.send(role, method, request);
+        const request = routeCase.request(worldOf().resources);
+        const answer = await worldOf().send(role, method, request);
         const expected = routeCase.expected[role];
         // The development pages hand out what their unguessable ids unlock, and the outbox shows every mail.
         const mayShowOwnerData = role === "owner" || request.path.startsWith("/dev/");
@@ -45,10 +39,10 @@ describe.each(testDatabaseEngines)("given the whole server on %s, its route tabl
         if (answer.status !== expected) {
           differences.push(`${key}, ${routeCase.description}, ${role}: ${answer.status} instead of ${expected} (${answer.text.slice(0, 160)})`);
         } else if (isRefusal(method, request.path, answer.status)) {
-          const changed = await world.changedTables(bookkeepingColumns);
+          const changed = await worldOf().changedTables(bookkeepingColumns);
           if (changed.length > 0) differences.push(`${key}, ${routeCase.description}, ${role}: refused with ${answer.status} but changed ${changed.join(", ")}`);
         }
-        await world.restore();
+        await worldOf().restore();
       }
     }
     expect(differences).toEqual([]);

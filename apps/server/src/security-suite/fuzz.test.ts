@@ -4,7 +4,7 @@ import type { DatabaseEngine } from "../database/open-database.ts";
 import { testDatabaseEngines } from "../database/test-databases.ts";
 import { createEndpointProperty, listFuzzTargets, readFuzzSeed, sweepHostileValues, type FuzzTarget } from "./fuzz-properties.ts";
 import { routeExpectations } from "./route-expectations.ts";
-import { buildSecurityWorld, type SecurityWorld } from "./security-world.ts";
+import { buildSecurityWorld, useSecurityWorld, type SecurityWorld } from "./security-world.ts";
 
 /** Few runs per endpoint in CI, with a fixed seed; `pnpm bench` runs many more (bench/fuzz-bench.ts). */
 const runsPerEndpoint = Number(process.env.FUZZ_RUNS ?? 10);
@@ -35,18 +35,12 @@ describe.each(engines)("given the whole server on %s and generated bodies, heade
 });
 
 describe.each(testDatabaseEngines)("given the whole server on %s and one hostile value at a time in each path parameter, body field and the query", (engine) => {
-  let world: SecurityWorld;
-  beforeAll(async () => {
-    world = await buildSecurityWorld(engine);
-  }, 60_000);
-  afterAll(async () => {
-    await world?.destroy();
-  });
+  const worldOf = useSecurityWorld(engine);
 
   it("should answer every endpoint without a 5xx, with readable answers, and store nothing when it refuses", async () => {
     const failures: string[] = [];
-    for (const target of listFuzzTargets(world)) {
-      await sweepHostileValues(world, target).catch((error: unknown) => failures.push(`${target.route.key}: ${error instanceof Error ? error.message : String(error)}`));
+    for (const target of listFuzzTargets(worldOf())) {
+      await sweepHostileValues(worldOf(), target).catch((error: unknown) => failures.push(`${target.route.key}: ${error instanceof Error ? error.message : String(error)}`));
     }
     expect(failures).toEqual([]);
   }, 120_000);

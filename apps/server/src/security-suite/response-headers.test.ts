@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openTestDatabase } from "../database/test-databases.ts";
 import { readLastCode } from "../identity/testing/identity-test-client.ts";
 import { securityRoles, sendAs, type Persona, type PersonaResponse, type RouteRequest } from "./persona-client.ts";
 import { routeExpectations } from "./route-expectations.ts";
-import { buildSecurityWorld, createSecurityTestApp, personaPassword, type SecurityResources, type SecurityWorld } from "./security-world.ts";
+import { useSecurityWorld, createSecurityTestApp, personaPassword, type SecurityResources } from "./security-world.ts";
 
 /** Cookies the server may set, and how: credentials are HttpOnly; the page reads the CSRF token and the signed-in hint. */
 const cookiePolicies: Record<string, { httpOnly: boolean }> = {
@@ -80,13 +80,7 @@ function listCookieProblems(cookies: SetCookie[], options: { secure: boolean }):
 }
 
 describe("given the whole server and every route of the matrix, as each role", () => {
-  let world: SecurityWorld;
-  beforeAll(async () => {
-    world = await buildSecurityWorld("sqlite");
-  }, 60_000);
-  afterAll(async () => {
-    await world?.destroy();
-  });
+  const worldOf = useSecurityWorld("sqlite");
 
   it("should send the security headers and the cache rules on every answer, and set only cookies with the right flags", async () => {
     const problems: string[] = [];
@@ -95,10 +89,10 @@ describe("given the whole server and every route of the matrix, as each role", (
       const method = key.slice(0, key.indexOf(" "));
       for (const routeCase of expectation.cases) {
         for (const role of securityRoles) {
-          const answer = await world.send(role, method, routeCase.request(world.resources));
+          const answer = await worldOf().send(role, method, routeCase.request(worldOf().resources));
           problems.push(...listHeaderProblems(answer, expectation.cache).map((problem) => `${key} (${routeCase.description}) as ${role}: ${problem}`));
           cookies.push(...parseSetCookies(answer.headers));
-          await world.restore();
+          await worldOf().restore();
         }
       }
     }
@@ -115,21 +109,21 @@ describe("given the whole server and every route of the matrix, as each role", (
     ["an upload over the size limit", "POST", () => ({ path: "/api/upload-subtitles/", raw: { body: "x".repeat(12 * 1024 * 1024), contentType: "multipart/form-data; boundary=x" } }), "shared"],
     ["an address that is not correctly encoded", "GET", () => ({ path: "/%E0%A4%A" }), "shared"],
   ])("should send the security headers on %s too", async (_description, method, request, cache) => {
-    const answer = await world.send("owner", method, request(world.resources));
+    const answer = await worldOf().send("owner", method, request(worldOf().resources));
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(listHeaderProblems(answer, cache)).toEqual([]);
-    await world.restore();
+    await worldOf().restore();
   });
 
   it("should send the security headers on a HEAD of the home page", async () => {
-    const answer = await world.send("anonymous", "HEAD", { path: "/" });
+    const answer = await worldOf().send("anonymous", "HEAD", { path: "/" });
     expect(answer.status).toBe(200);
     expect(listHeaderProblems(answer, "shared")).toEqual([]);
   });
 
   it("should set the learner cookie of a first-time anonymous visitor HttpOnly on a private answer", async () => {
     const visitor: Persona = { role: "anonymous", email: null, userId: null, address: "203.0.113.50", cookies: new Map(), appSessionToken: null };
-    const answer = await sendAs(world.app, visitor, "GET", { path: "/api/subtitle-groups/" });
+    const answer = await sendAs(worldOf().app, visitor, "GET", { path: "/api/subtitle-groups/" });
     const cookies = parseSetCookies(answer.headers);
     expect(cookies.map((cookie) => cookie.name).sort()).toEqual(["csrftoken", "learner_id"]);
     expect(listCookieProblems(cookies, { secure: false })).toEqual([]);

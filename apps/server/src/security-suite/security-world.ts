@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hono } from "hono";
+import { afterAll, beforeAll } from "vitest";
 import { developmentPriceId } from "../billing/plans.ts";
 import type { Clock } from "../clock.ts";
 import { loadConfiguration } from "../config.ts";
@@ -145,6 +146,27 @@ function expectStatus(what: string, answer: { status: number; text: string }, st
  * const world = await buildSecurityWorld("sqlite");
  * afterAll(() => world.destroy());
  */
+/**
+ * Builds the world before the tests of the calling `describe` and destroys it after them; read it inside tests.
+ *
+ * @example
+ * const worldOf = useSecurityWorld("sqlite");
+ * it("…", () => { listRegisteredRoutes(worldOf().app) });
+ */
+export function useSecurityWorld(engine: DatabaseEngine): () => SecurityWorld {
+  let world: SecurityWorld | undefined;
+  beforeAll(async () => {
+    world = await buildSecurityWorld(engine);
+  }, 60_000);
+  afterAll(async () => {
+    await world?.destroy();
+  });
+  return () => {
+    if (!world) throw new Error("The security world is built in beforeAll: read it inside tests.");
+    return world;
+  };
+}
+
 export async function buildSecurityWorld(engine: DatabaseEngine, options: { environment?: Record<string, string> } = {}): Promise<SecurityWorld> {
   const testDatabase = await openTestDatabase(engine);
   const webBuildDirectory = createFakeWebBuild();
