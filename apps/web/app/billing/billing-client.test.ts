@@ -1,23 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { BILLING_PATHS, createBillingClient, pricingErrorText } from "./billing-client.ts";
 import { NO_SUBSCRIPTION } from "./billing-types.ts";
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-function recordingFetch(answer: () => Response) {
-  const requests: Request[] = [];
-  const bodies: unknown[] = [];
-  const fetchImplementation: typeof fetch = async (input) => {
-    const request = input as Request;
-    requests.push(request);
-    const text = await request.text();
-    bodies.push(text === "" ? undefined : JSON.parse(text));
-    return answer();
-  };
-  return { requests, bodies, fetchImplementation };
-}
+import { json, recordingFetch } from "../test-support/recording-fetch.ts";
 
 const failingNetwork: typeof fetch = async () => {
   throw new TypeError("Failed to fetch");

@@ -1,22 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createStudyClient, pairsSearchParameters, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study-client.ts";
-
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-function recordingFetch(answer: () => Response) {
-  const requests: Request[] = [];
-  const bodies: unknown[] = [];
-  const fetchImplementation: typeof fetch = async (input) => {
-    const request = input as Request;
-    requests.push(request);
-    const text = await request.text();
-    bodies.push(text === "" ? undefined : JSON.parse(text));
-    return answer();
-  };
-  return { requests, bodies, fetchImplementation };
-}
+import { json, recordingFetch } from "../test-support/recording-fetch.ts";
 
 const group = { id: "g1", name: "Wallander", created_at: "2025-01-01T00:00:00Z", is_public: true, owner_id: "u1", is_owner: true, pair_count: 3 };
 
