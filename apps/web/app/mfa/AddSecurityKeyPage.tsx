@@ -7,7 +7,7 @@ import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
-import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 /**
  * /account/2fa/webauthn/add: `GET account/authenticators/webauthn[?passwordless]`, `navigator.credentials.create`,
@@ -17,13 +17,13 @@ export function AddSecurityKeyPage() {
   const passkeyLoginEnabled = useConfiguration()?.mfa?.passkey_login_enabled === true;
   const [name, setName] = useState("");
   const [passwordless, setPasswordless] = useState(false);
-  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+  const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
   const form = useAllauthForm();
   const navigate = useNavigate();
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setWebAuthnError(undefined);
+    clearWebAuthnError();
     if (!name.trim()) {
       form.setErrors({ byParam: { name: ["Give the key a name."] }, general: [] });
       return;
@@ -31,14 +31,8 @@ export function AddSecurityKeyPage() {
     const result = await form.submit(async () => {
       const options = await authClient.getWebAuthnCreationOptions({ passwordless });
       if (options.status !== 200) return options;
-      let credential;
-      try {
-        credential = await createWebAuthnCredential(options.data.creation_options);
-      } catch (error) {
-        console.error(error);
-        setWebAuthnError(webAuthnErrorMessage(error));
-        return { status: 0 as const };
-      }
+      const credential = await runCeremony(() => createWebAuthnCredential(options.data.creation_options));
+      if (!credential) return { status: 0 as const };
       return authClient.addWebAuthnAuthenticator({ name: name.trim(), credential });
     });
     if (result?.status === 200) {

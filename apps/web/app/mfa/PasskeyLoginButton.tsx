@@ -1,10 +1,9 @@
-import { useState } from "react";
 import { Button } from "@atelier/ui";
 import { getWebAuthnCredential, type AuthenticatedResponse } from "@atelier/auth";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
-import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 export const PASSKEY_LOGIN_FAILED_MESSAGE = "Signing in with a passkey failed. Please try again.";
 
@@ -18,20 +17,14 @@ export interface PasskeyLoginButtonProps {
 /** 'Sign in with a passkey': `GET auth/webauthn/login`, `navigator.credentials.get`, `POST auth/webauthn/login`. */
 export function PasskeyLoginButton({ onSignedIn, onPendingFlow }: PasskeyLoginButtonProps) {
   const form = useAllauthForm(PASSKEY_LOGIN_FAILED_MESSAGE);
-  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+  const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
   const signIn = async () => {
-    setWebAuthnError(undefined);
+    clearWebAuthnError();
     const result = await form.submit(async () => {
       const options = await authClient.getWebAuthnLoginOptions();
       if (options.status !== 200) return options;
-      let credential;
-      try {
-        credential = await getWebAuthnCredential(options.data.request_options);
-      } catch (error) {
-        console.error(error);
-        setWebAuthnError(webAuthnErrorMessage(error));
-        return { status: 0 as const };
-      }
+      const credential = await runCeremony(() => getWebAuthnCredential(options.data.request_options));
+      if (!credential) return { status: 0 as const };
       return authClient.loginWithWebAuthn({ credential });
     });
     if (!result) return;

@@ -8,7 +8,7 @@ import { AccountPage } from "../account/AccountPage.tsx";
 import { SIGNUP_UNEXPECTED_ERROR_MESSAGE } from "../account/login-messages.ts";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
-import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 export const PASSKEY_SIGNUP_PATH = "/account/signup/passkey";
 
@@ -56,7 +56,7 @@ export function PasskeyCreatePage() {
   const navigate = useNavigate();
   const [name, setName] = useState("Passkey");
   const [options, setOptions] = useState<WebAuthnCreationOptionsJson | undefined>(undefined);
-  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+  const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
   const form = useAllauthForm(SIGNUP_UNEXPECTED_ERROR_MESSAGE);
   const flowIsPending = pendingFlow?.id === "mfa_signup_webauthn";
 
@@ -87,21 +87,15 @@ export function PasskeyCreatePage() {
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setWebAuthnError(undefined);
+    clearWebAuthnError();
     if (!options) return;
     if (!name.trim()) {
       form.setErrors({ byParam: { name: ["Give the passkey a name."] }, general: [] });
       return;
     }
     const result = await form.submit(async () => {
-      let credential;
-      try {
-        credential = await createWebAuthnCredential(options);
-      } catch (error) {
-        console.error(error);
-        setWebAuthnError(webAuthnErrorMessage(error));
-        return { status: 0 as const };
-      }
+      const credential = await runCeremony(() => createWebAuthnCredential(options));
+      if (!credential) return { status: 0 as const };
       // 200: signed in; the redirector takes the new user to the dashboard.
       return authClient.completePasskeySignup({ name: name.trim(), credential });
     });

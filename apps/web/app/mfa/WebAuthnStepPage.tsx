@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { Button } from "@atelier/ui";
 import { getWebAuthnCredential } from "@atelier/auth";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
@@ -7,7 +6,7 @@ import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
 import { SecondFactorAlternatives } from "./SecondFactorAlternatives.tsx";
 import type { SecondFactorStep } from "./second-factor-flows.ts";
-import { webAuthnErrorMessage } from "./mfa-helpers.ts";
+import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 /**
  * The second-factor step with a security key: `GET auth/webauthn/{authenticate|reauthenticate}` for the request
@@ -15,21 +14,15 @@ import { webAuthnErrorMessage } from "./mfa-helpers.ts";
  */
 export function WebAuthnStepPage({ step }: { step: SecondFactorStep }) {
   const form = useAllauthForm();
-  const [webAuthnError, setWebAuthnError] = useState<string | undefined>(undefined);
+  const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
 
   const useKey = async () => {
-    setWebAuthnError(undefined);
+    clearWebAuthnError();
     await form.submit(async () => {
       const options = step === "authenticate" ? await authClient.getWebAuthnAuthenticateOptions() : await authClient.getWebAuthnReauthenticateOptions();
       if (options.status !== 200) return options;
-      let credential;
-      try {
-        credential = await getWebAuthnCredential(options.data.request_options);
-      } catch (error) {
-        console.error(error);
-        setWebAuthnError(webAuthnErrorMessage(error));
-        return { status: 0 as const };
-      }
+      const credential = await runCeremony(() => getWebAuthnCredential(options.data.request_options));
+      if (!credential) return { status: 0 as const };
       return step === "authenticate" ? authClient.authenticateWithWebAuthn({ credential }) : authClient.reauthenticateWithWebAuthn({ credential });
     });
   };
