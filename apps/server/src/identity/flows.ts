@@ -1,6 +1,11 @@
 import type { AuthenticatorType, IdentityConfiguration } from "../config.ts";
 import { describeSocialProvider, type ProviderDescription } from "./providers/provider-description.ts";
 
+/** allauth's timestamps (`at`, `created_at`, …): seconds since the epoch, with a fraction. */
+export function epochSecondsOf(date: Date): number {
+  return date.getTime() / 1_000;
+}
+
 /** One entry of a session's `methods` list (API.md §2); `at` is seconds since the epoch. */
 export type AuthenticationRecord =
   | { method: "password"; at: number; email: string }

@@ -9,7 +9,7 @@ import type { Mailer, MailMessage } from "../mail/mailer.ts";
 import { createCodeStore } from "./codes.ts";
 import { createCsrfToken, setCsrfCookie } from "./csrf.ts";
 import { createAccountStore, isValidEmail, normalizeEmail, primaryEmailOf, serializeUser, type UserAccount } from "./email-addresses.ts";
-import { identityTimeouts, passkeyLoginOffered, withoutExpiredPendingLogin, type AuthenticationRecord, type PendingState } from "./flows.ts";
+import { epochSecondsOf, identityTimeouts, passkeyLoginOffered, withoutExpiredPendingLogin, type AuthenticationRecord, type PendingState } from "./flows.ts";
 import { AuthenticationRequiredError, ReauthenticationRequiredError, errorItem, IdentityInputError, IdentityStatusError, throwIfAny, type IdentityErrorItem } from "./identity-errors.ts";
 import { createIdentityLinks, identityMails } from "./identity-mail.ts";
 import { hashPassword, validateNewPassword, verifyPassword } from "./passwords.ts";
@@ -82,10 +82,6 @@ export type IdentityRequest = {
 export type Body = Record<string, unknown>;
 
 const activityWriteIntervalMilliseconds = 60_000;
-
-function seconds(date: Date): number {
-  return date.getTime() / 1_000;
-}
 
 /**
  * The identity service: allauth's headless API (browser and app clients) over our sessions, codes and accounts.
@@ -287,16 +283,22 @@ export function createIdentityService(options: IdentityServiceOptions) {
   }
 
   /**
-   * allauth's `ACCOUNT_REAUTHENTICATION_REQUIRED`: with it on, changing the e-mail addresses or the connected
-   * third-party accounts needs an authentication record younger than `ACCOUNT_REAUTHENTICATION_TIMEOUT` in this session
-   * (a fresh signup has none). A user with no way to reauthenticate (no password, no authenticator) always counts as recent.
+   * An authentication record younger than `ACCOUNT_REAUTHENTICATION_TIMEOUT` in this session (a fresh signup has none).
+   * A user with no way to reauthenticate (no password, no authenticator) always counts as recent.
    */
-  async function isRecentlyAuthenticated(request: IdentityRequest, account: UserAccount): Promise<boolean> {
-    if (!settings.reauthenticationRequired) return true;
+  async function hasRecentAuthentication(request: IdentityRequest, account: UserAccount): Promise<boolean> {
     const latest = Math.max(0, ...(request.session?.methods ?? []).map((record) => record.at));
-    if (seconds(request.now) - latest <= settings.reauthenticationTimeoutSeconds) return true;
+    if (epochSecondsOf(request.now) - latest <= settings.reauthenticationTimeoutSeconds) return true;
     if (account.passwordHash !== null) return false;
     return (await authenticators.listByUser(account.id)).every((authenticator) => !settings.mfa.supportedTypes.includes(authenticator.type));
+  }
+
+  /**
+   * allauth's `ACCOUNT_REAUTHENTICATION_REQUIRED`: with it on, changing the e-mail addresses or the connected
+   * third-party accounts needs a recent authentication.
+   */
+  async function isRecentlyAuthenticated(request: IdentityRequest, account: UserAccount): Promise<boolean> {
+    return !settings.reauthenticationRequired || hasRecentAuthentication(request, account);
   }
 
   async function requireRecentAuthentication(request: IdentityRequest): Promise<void> {
@@ -627,7 +629,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
       if (!account.isActive) {
         return unauthenticatedResult(settings, currentPending(request));
       }
-      return continueLogin(request, account, { method: "password", at: seconds(request.now), email }, { blockedMailIsError: true });
+      return continueLogin(request, account, { method: "password", at: epochSecondsOf(request.now), email }, { blockedMailIsError: true });
     },
 
     signup: async (request: IdentityRequest): Promise<IdentityResult> => {
@@ -661,7 +663,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
       }
       await limits.rollback(failedLogins);
       const session = request.session as SessionState;
-      session.methods = [...session.methods, { method: "password", at: seconds(request.now), reauthenticated: true }];
+      session.methods = [...session.methods, { method: "password", at: epochSecondsOf(request.now), reauthenticated: true }];
       await sessions.saveMethods(session.id, session.methods);
       return authenticationResult(request);
     },
@@ -717,7 +719,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityInputError([errorItem("incorrect_code", "code")]);
       }
       await accounts.markEmailVerified(account.id, check.code.email);
-      return afterVerification(request, account, { method: "code", at: seconds(request.now), email: check.code.email });
+      return afterVerification(request, account, { method: "code", at: epochSecondsOf(request.now), email: check.code.email });
     },
 
     resendLoginCode: async (request: IdentityRequest): Promise<IdentityResult> => {
@@ -1035,6 +1037,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
 
   const mfaHandlers = createMfaHandlers({
     configuration,
+    hasRecentAuthentication,
     settings,
     accounts,
     authenticators,

@@ -1,7 +1,7 @@
 import type { AuthenticatorType, Configuration, IdentityConfiguration } from "../../config.ts";
 import type { AccountStore, UserAccount } from "../email-addresses.ts";
 import { primaryEmailOf } from "../email-addresses.ts";
-import type { AuthenticationRecord, PendingState, PendingWebAuthn } from "../flows.ts";
+import { epochSecondsOf, type AuthenticationRecord, type PendingState, type PendingWebAuthn } from "../flows.ts";
 import { errorItem, IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
 import type { Body, IdentityRequest } from "../identity-service.ts";
 import type { IdentityRateLimitAction, IdentityRateLimitDecision, IdentityRateLimits } from "../rate-limits.ts";
@@ -32,13 +32,10 @@ export type MfaServiceInternals = {
   signUp: (request: IdentityRequest, email: string, password: string | null) => Promise<IdentityResult>;
   consumeOr429: (action: IdentityRateLimitAction, subject: { ip: string; user?: string; key?: string }) => Promise<IdentityRateLimitDecision>;
   authenticationResult: (request: IdentityRequest) => IdentityResult;
+  hasRecentAuthentication: (request: IdentityRequest, account: UserAccount) => Promise<boolean>;
 };
 
 type WebAuthnAuthenticator = Extract<StoredAuthenticator, { type: "webauthn" }>;
-
-function seconds(date: Date): number {
-  return date.getTime() / 1_000;
-}
 
 function conflict(code: "unverified_email"): IdentityResult {
   return { status: 409, body: { status: 409, errors: [errorItem(code)] } };
@@ -76,14 +73,9 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
    * says. A user with no way to reauthenticate (no password, no authenticator) counts as recently authenticated.
    */
   async function requireRecentAuthentication(request: IdentityRequest, account: UserAccount): Promise<void> {
-    const latest = Math.max(0, ...(request.session?.methods ?? []).map((record) => record.at));
-    if (seconds(request.now) - latest <= settings.reauthenticationTimeoutSeconds) {
-      return;
+    if (!(await internals.hasRecentAuthentication(request, account))) {
+      throw new ReauthenticationRequiredError();
     }
-    if (account.passwordHash === null && (await ownAuthenticators(account.id)).length === 0) {
-      return;
-    }
-    throw new ReauthenticationRequiredError();
   }
 
   async function addRecord(request: IdentityRequest, record: AuthenticationRecord): Promise<void> {
@@ -168,7 +160,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
   }
 
   function mfaRecord(request: IdentityRequest, authenticator: StoredAuthenticator, extra: { reauthenticated?: true; passwordless?: true } = {}): AuthenticationRecord {
-    return { method: "mfa", at: seconds(request.now), id: authenticator.number, type: authenticator.type, ...extra };
+    return { method: "mfa", at: epochSecondsOf(request.now), id: authenticator.number, type: authenticator.type, ...extra };
   }
 
   function pendingMfaLogin(request: IdentityRequest) {

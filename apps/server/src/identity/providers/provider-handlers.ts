@@ -1,7 +1,7 @@
 import type { Configuration, IdentityConfiguration } from "../../config.ts";
 import type { AccountStore, UserAccount } from "../email-addresses.ts";
 import { isValidEmail, normalizeEmail } from "../email-addresses.ts";
-import { maximumPendingProviderRedirects, type AuthenticationRecord, type PendingProviderRedirect, type PendingState } from "../flows.ts";
+import { epochSecondsOf, maximumPendingProviderRedirects, type AuthenticationRecord, type PendingProviderRedirect, type PendingState } from "../flows.ts";
 import { errorItem, IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
 import type { Body, IdentityRequest } from "../identity-service.ts";
 import { dataResult, redirectResult, type IdentityResult } from "../responses.ts";
@@ -31,10 +31,6 @@ export type ProviderServiceInternals = {
 export type ProviderCallbackError = "unknown" | "cancelled" | "permission_denied" | "reauthentication_required" | "connected_other";
 
 type ProviderProcess = PendingProviderRedirect["process"];
-
-function seconds(date: Date): number {
-  return date.getTime() / 1_000;
-}
 
 /**
  * allauth's third-party endpoints for the browser (API.md §5.8 and §8): the form-posted redirect, our callback that
@@ -126,7 +122,7 @@ export function createProviderHandlers(internals: ProviderServiceInternals) {
    * through provider signup.
    */
   async function completeLogin(request: IdentityRequest, redirect: PendingProviderRedirect, provider: SocialProvider, profile: ProviderProfile): Promise<IdentityResult> {
-    const record: AuthenticationRecord = { method: "socialaccount", at: seconds(request.now), provider: provider.id, uid: profile.uid };
+    const record: AuthenticationRecord = { method: "socialaccount", at: epochSecondsOf(request.now), provider: provider.id, uid: profile.uid };
     const existing = await socialAccounts.findByProviderUid(provider.id, profile.uid);
     if (existing) {
       const owner = await accounts.findById(existing.userId);
@@ -279,7 +275,7 @@ export function createProviderHandlers(internals: ProviderServiceInternals) {
       if (!emailVerified && settings.emailVerification === "optional") {
         await internals.sendEmailVerification(request, account.id, email);
       }
-      const record: AuthenticationRecord = { method: "socialaccount", at: seconds(request.now), provider: pending.provider, uid: pending.uid };
+      const record: AuthenticationRecord = { method: "socialaccount", at: epochSecondsOf(request.now), provider: pending.provider, uid: pending.uid };
       return continueLogin(request, account, record, { blockedMailIsError: false });
     },
 
