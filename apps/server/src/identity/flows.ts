@@ -146,7 +146,7 @@ export function withoutExpiredPendingLogin(pending: PendingState, nowMillisecond
   if (webauthn && nowMilliseconds - webauthn.startedAt <= mfaPendingTimeoutSeconds * 1_000) {
     next.webauthn = webauthn;
   }
-  if (login && nowMilliseconds - login.startedAt <= identityTimeouts.loginTimeoutSeconds * 1_000) {
+  if (login && nowMilliseconds - login.startedAt <= loginWindowMilliseconds) {
     next.login = login;
   }
   if (passwordReset && nowMilliseconds - passwordReset.startedAt <= identityTimeouts.passwordResetByCodeTimeoutSeconds * 1_000) {
