@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Makes sure the two outside programs the test suite talks to are here: Debian's Chromium for the browser tests, and a
-// PostgreSQL server for the database tests. Installs them from Debian's packages when running as root, else says how.
+// Makes sure the outside programs the test suite needs are here: Debian's Chromium for the browser tests, faketime for
+// the server's clock-ahead run, and a PostgreSQL server for the database tests. Installs them from Debian's packages when running as root, else says how.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -26,6 +26,10 @@ function aptInstall(packages) {
 
 function findChromium() {
   return [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => path && existsSync(path));
+}
+
+function findFaketime() {
+  return ["/usr/bin/faketime", "/usr/local/bin/faketime"].find((path) => existsSync(path));
 }
 
 function canConnect(host, port) {
@@ -78,8 +82,15 @@ async function main() {
       throw new Error("No Chromium found for the browser tests. Install Debian's package (apt-get install chromium) or set CHROME_PATH.");
     }
   }
+  // The server's tests run a second time with the system clock 400 days ahead, so a test that depends on today's date
+  // fails the day it is written rather than the day its date passes.
+  if (!findFaketime()) {
+    if (!aptInstall(["faketime"]) || !findFaketime()) {
+      throw new Error("No faketime found for the server's clock-ahead tests. Install Debian's package (apt-get install faketime).");
+    }
+  }
   await ensurePostgres();
-  console.info("Test machine ready: Chromium and PostgreSQL are here.");
+  console.info("Test machine ready: Chromium, faketime and PostgreSQL are here.");
 }
 
 main().catch((error) => {

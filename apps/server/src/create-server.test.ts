@@ -49,7 +49,7 @@ describe("given the default development configuration", () => {
     const response = await app.request("/captcha/challenge");
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(await response.json()).toEqual({
-      parameters: expect.objectContaining({ algorithm: "PBKDF2/SHA-256", cost: 1, keyPrefix: expect.any(String), keySignature: expect.any(String), expiresAt: expect.any(Number) }),
+      parameters: expect.objectContaining({ algorithm: "PBKDF2/SHA-256", cost: 1, keyPrefix: expect.any(String), keySignature: expect.any(String), data: { expiresAtMilliseconds: expect.any(Number) } }),
       signature: expect.any(String),
     });
   });

@@ -12,7 +12,15 @@ export const altchaChallengeUrl = "/captcha/challenge";
 
 const payloadSchema = v.object({
   challenge: v.object({
-    parameters: v.looseObject({ algorithm: v.string(), nonce: v.string(), salt: v.string(), cost: v.number(), keyLength: v.number(), keyPrefix: v.string(), expiresAt: v.optional(v.number()) }),
+    parameters: v.looseObject({
+      algorithm: v.string(),
+      nonce: v.string(),
+      salt: v.string(),
+      cost: v.number(),
+      keyLength: v.number(),
+      keyPrefix: v.string(),
+      data: v.optional(v.looseObject({ expiresAtMilliseconds: v.optional(v.number()) })),
+    }),
     signature: v.string(),
   }),
   solution: v.looseObject({ counter: v.number(), derivedKey: v.string() }),
@@ -40,7 +48,9 @@ export function createAltchaCaptcha(options: { database: AtelierDatabase; secret
         // Deterministic mode: the browser must try counters from 0 up to this secret number.
         counter: randomInt(options.maximumNumber),
         deriveKey,
-        expiresAt: new Date(options.clock().getTime() + altchaChallengeLifetimeMilliseconds),
+        // Not altcha-lib's own `expiresAt`: its verifySolution compares that with the system clock, and every time
+        // decision of the server must read the injected one. The expiry travels signed in `data` instead.
+        data: { expiresAtMilliseconds: options.clock().getTime() + altchaChallengeLifetimeMilliseconds },
         hmacSignatureSecret,
         hmacKeySignatureSecret,
       });
@@ -65,14 +75,20 @@ export function createAltchaCaptcha(options: { database: AtelierDatabase; secret
       } catch {
         return { status: "rejected", reason: "invalid" };
       }
-      if (result.expired) {
-        return { status: "rejected", reason: "expired" };
-      }
       if (!result.verified) {
-        return { status: "rejected", reason: "invalid" };
+        return { status: "rejected", reason: result.expired ? "expired" : "invalid" };
       }
       const now = options.clock();
-      const expiresAt = new Date((payload.challenge.parameters.expiresAt ?? Math.floor(now.getTime() / 1_000)) * 1_000 + altchaChallengeLifetimeMilliseconds);
+      const expiresAtMilliseconds = payload.challenge.parameters.data?.expiresAtMilliseconds;
+      // A challenge without a signed expiry was not made by this server's createChallenge: it would never expire.
+      if (expiresAtMilliseconds === undefined) {
+        return { status: "rejected", reason: "invalid" };
+      }
+      if (expiresAtMilliseconds <= now.getTime()) {
+        return { status: "rejected", reason: "expired" };
+      }
+      // Kept a lifetime past its expiry, so a replay is recognised for as long as the challenge could be accepted.
+      const expiresAt = new Date(expiresAtMilliseconds + altchaChallengeLifetimeMilliseconds);
       await options.database.deleteFrom("captcha_spent_challenge").where("expires_at", "<", now.toISOString()).execute();
       const inserted = await options.database
         .insertInto("captcha_spent_challenge")

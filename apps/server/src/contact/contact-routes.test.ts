@@ -143,12 +143,33 @@ describe.each(testDatabaseEngines)("given the contact form on %s", (engine) => {
     });
   });
 
-  describe("given an expired captcha", () => {
-    it("should answer 400 and store nothing", async () => {
-      const longAgo = new Date(Date.now() - 11 * 60 * 1_000);
+  describe("given a captcha answered under the server's clock, whatever the system clock says", () => {
+    const issuedAt = new Date("2026-11-22T09:00:00.000Z");
+    let now: Date;
+    let app: ReturnType<typeof createServer>;
+    beforeEach(() => {
+      now = issuedAt;
       const configuration = loadConfiguration({ NODE_ENV: "test", ALTCHA_MAX_NUMBER: "50", WEB_BUILD_DIR: missingBuildDirectory });
-      const app = createServer({ configuration, database: testDatabase.database, clock: () => longAgo });
-      const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) });
+      app = createServer({ configuration, database: testDatabase.database, clock: () => now });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it("should accept it a moment before its ten minutes are up, even with the system clock 400 days ahead", async () => {
+      const token = await solveAltchaChallenge(app);
+      vi.useFakeTimers({ toFake: ["Date"], now: issuedAt.getTime() + 400 * 24 * 3_600_000 });
+      now = new Date(issuedAt.getTime() + 10 * 60 * 1_000 - 1_000);
+      const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: token });
+      expect(response.status).toBe(201);
+      expect(await countStoredMessages(testDatabase)).toBe(1);
+    });
+
+    it("should answer 400 and store nothing once the server's clock is past its ten minutes, even with the system clock behind", async () => {
+      const token = await solveAltchaChallenge(app);
+      vi.useFakeTimers({ toFake: ["Date"], now: issuedAt.getTime() - 400 * 24 * 3_600_000 });
+      now = new Date(issuedAt.getTime() + 10 * 60 * 1_000);
+      const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: token });
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ message: "The captcha has expired. Please complete the captcha verification again." });
       expect(await countStoredMessages(testDatabase)).toBe(0);

@@ -103,6 +103,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
   const socialAccounts = createSocialAccountStore({ database });
   const socialProviders = createSocialProviders(settings.socialProviders, {
     allowInsecureRequests: configuration.environment !== "production",
+    clock,
     ...(options.providerFetch ? { fetch: options.providerFetch } : {}),
   });
   let requestsSincePrune = 0;

@@ -257,6 +257,17 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the lo
     expect(answer.headers.get("location")).toBe(`${callbackUrl}?error=unknown&error_process=login`);
   });
 
+  it("should judge the ID token's expiry by the server's clock, not the system clock", async () => {
+    // The local provider's ID tokens live ten minutes; an hour later on the server's clock this one is stale.
+    now = new Date(Date.now() + 3_600_000);
+    const late = createIdentityTestClient(createApp());
+    expect((await signInWithProvider(late, { accountId: "ada", preset: true })).href).toBe(`${callbackUrl}?error=unknown&error_process=login`);
+    expect((await late.get("/auth/session")).status).toBe(401);
+    now = new Date();
+    const onTime = createIdentityTestClient(createApp());
+    expect((await signInWithProvider(onTime, { accountId: "ada", preset: true })).href).toBe(callbackUrl);
+  });
+
   it("should answer 409 to provider signup and 401 to the account list without a pending signup or a session", async () => {
     const browser = createIdentityTestClient(createApp());
     expect((await browser.get("/auth/provider/signup")).status).toBe(409);

@@ -1,4 +1,5 @@
 import * as openIdClient from "openid-client";
+import type { Clock } from "../../clock.ts";
 import type { SocialProviderConfiguration } from "../../config.ts";
 import { describeSocialProvider, type ProviderDescription } from "./provider-description.ts";
 
@@ -35,6 +36,8 @@ export type SocialProviderOptions = {
   fetch?: typeof globalThis.fetch;
   /** Milliseconds before a call to the provider gives up. */
   timeoutMilliseconds?: number;
+  /** The server's clock: ID tokens' `iat` and `exp` are checked against it, not against the system clock. */
+  clock?: Clock;
 };
 
 const githubEndpoints = {
@@ -92,6 +95,22 @@ function applyOptions(configuration: openIdClient.Configuration, options: Social
   configuration.timeout = Math.ceil((options.timeoutMilliseconds ?? 10_000) / 1_000);
 }
 
+/**
+ * The discovered configuration, with openid-client's notion of "now" moved to the server's clock. openid-client reads
+ * the system clock plus its `clockSkew`, fixed when a Configuration is made, so each token validation gets its own.
+ */
+function atTheServersClock(server: openIdClient.Configuration, configuration: Extract<SocialProviderConfiguration, { kind: "openid_connect" }>, options: SocialProviderOptions): openIdClient.Configuration {
+  if (!options.clock) return server;
+  const skewSeconds = Math.round((options.clock().getTime() - Date.now()) / 1_000);
+  if (skewSeconds === 0) return server;
+  const moved = new openIdClient.Configuration(server.serverMetadata(), configuration.clientId, { client_secret: configuration.clientSecret, [openIdClient.clockSkew]: skewSeconds });
+  applyOptions(moved, options);
+  if (options.allowInsecureRequests && configuration.issuer.startsWith("http:")) {
+    openIdClient.allowInsecureRequests(moved);
+  }
+  return moved;
+}
+
 function createOpenIdConnectProvider(configuration: Extract<SocialProviderConfiguration, { kind: "openid_connect" }>, options: SocialProviderOptions): SocialProvider {
   let discovered: Promise<openIdClient.Configuration> | null = null;
 
@@ -125,7 +144,7 @@ function createOpenIdConnectProvider(configuration: Extract<SocialProviderConfig
     },
 
     async completeAuthorization(callbackUrl, request) {
-      const server = await serverConfiguration();
+      const server = atTheServersClock(await serverConfiguration(), configuration, options);
       const tokens = await openIdClient.authorizationCodeGrant(server, callbackUrl, {
         pkceCodeVerifier: request.codeVerifier,
         expectedState: request.state,
