@@ -28,10 +28,10 @@ const completeProductionEnvironment = {
 describe("given no environment variables", () => {
   const configuration = loadConfiguration({});
 
-  it("should run in development on port 3000 of every interface", () => {
+  it("should run in development on port 3000 of this machine only", () => {
     expect(configuration.environment).toBe("development");
     expect(configuration.port).toBe(3000);
-    expect(configuration.host).toBe("0.0.0.0");
+    expect(configuration.host).toBe("127.0.0.1");
     expect(configuration.publicOrigin).toBe("http://localhost:3000");
   });
 
@@ -102,6 +102,7 @@ describe("given explicit settings", () => {
 
   it("should read the identity settings", () => {
     const configuration = loadConfiguration({
+      ...completeProductionEnvironment,
       ACCOUNT_LOGIN_BY_CODE_ENABLED: "false",
       ACCOUNT_EMAIL_VERIFICATION: "optional",
       ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED: "0",
@@ -135,7 +136,7 @@ describe("given explicit settings", () => {
   });
 
   it("should take the WebAuthn relying party from WEBAUTHN_RP_ID and WEBAUTHN_RP_ORIGIN", () => {
-    const configuration = loadConfiguration({ PUBLIC_ORIGIN: "https://www.atelier.example.ch", WEBAUTHN_RP_ID: "atelier.example.ch", WEBAUTHN_RP_ORIGIN: "https://app.atelier.example.ch/ignored" });
+    const configuration = loadConfiguration({ ...completeProductionEnvironment, PUBLIC_ORIGIN: "https://www.atelier.example.ch", WEBAUTHN_RP_ID: "atelier.example.ch", WEBAUTHN_RP_ORIGIN: "https://app.atelier.example.ch/ignored" });
     expect(configuration.identity.mfa).toMatchObject({ relyingPartyId: "atelier.example.ch", relyingPartyOrigin: "https://app.atelier.example.ch" });
   });
 
@@ -195,6 +196,11 @@ describe("given production", () => {
     expect(captureConfigurationProblems({ ...completeProductionEnvironment, CAPTCHA_PROVIDER: "recaptcha" })).toEqual([
       expect.stringContaining("CAPTCHA_PROVIDER is recaptcha"),
     ]);
+  });
+
+  it("should listen on every interface, for the proxy in front of it", () => {
+    expect(loadConfiguration(completeProductionEnvironment).host).toBe("0.0.0.0");
+    expect(loadConfiguration({ ...completeProductionEnvironment, HOST: "127.0.0.1" }).host).toBe("127.0.0.1");
   });
 
   it("should name every missing production setting at once", () => {
@@ -278,4 +284,41 @@ describe("given billing settings outside production", () => {
     ]);
     expect(captureConfigurationProblems({ STRIPE_PRICE_IDS: "[1,2]" })).toEqual([expect.stringContaining("STRIPE_PRICE_IDS must be a JSON object")]);
   });
+});
+
+describe("given a public PUBLIC_ORIGIN, whatever NODE_ENV says", () => {
+  const { NODE_ENV: _nodeEnvironment, ...productionSettingsWithoutNodeEnvironment } = completeProductionEnvironment;
+
+  it("should run as production when NODE_ENV is unset, with no development stand-in", () => {
+    const configuration = loadConfiguration(productionSettingsWithoutNodeEnvironment);
+    expect(configuration.environment).toBe("production");
+    expect(configuration.localOpenIdProvider).toBeNull();
+    expect(configuration.billing.provider).toBe("stripe");
+  });
+
+  it("should refuse to start without the production settings and name each one, when only PUBLIC_ORIGIN is given", () => {
+    const problems = captureConfigurationProblems({ PUBLIC_ORIGIN: "https://atelier.example.ch" });
+    expect(problems.map((problem) => problem.split(" ")[0])).toEqual(["SECRET_KEY", "SMTP_URL", "CONTACT_RECIPIENT", "MAIL_FROM", "BILLING_PROVIDER"]);
+  });
+
+  it.each(["development", "test"])("should refuse NODE_ENV=%s and say why", (nodeEnvironment) => {
+    const problems = captureConfigurationProblems({ ...productionSettingsWithoutNodeEnvironment, NODE_ENV: nodeEnvironment });
+    expect(problems).toEqual([expect.stringContaining(`PUBLIC_ORIGIN https://atelier.example.ch is reachable from other machines, but NODE_ENV is ${nodeEnvironment}`)]);
+  });
+
+  it.each(["http://192.168.1.20:3000", "http://atelier.lan:3000", "http://[2001:db8::1]:3000", "http://127.0.0.1.nip.io:3000", "http://localhost.example.ch"])(
+    "should count %s as public",
+    (publicOrigin) => {
+      expect(captureConfigurationProblems({ PUBLIC_ORIGIN: publicOrigin })).toContainEqual(expect.stringContaining("SECRET_KEY is missing"));
+    },
+  );
+
+  it.each(["http://localhost:3000", "http://127.0.0.1:3000", "http://127.1.2.3:8080", "http://[::1]:3000", "http://atelier.localhost:3000"])(
+    "should count %s as this machine and develop there",
+    (publicOrigin) => {
+      const configuration = loadConfiguration({ PUBLIC_ORIGIN: publicOrigin });
+      expect(configuration.environment).toBe("development");
+      expect(configuration.localOpenIdProvider).not.toBeNull();
+    },
+  );
 });

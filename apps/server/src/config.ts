@@ -180,9 +180,9 @@ const stripePriceIdsText = v.pipe(
 const authenticatorTypes: readonly AuthenticatorType[] = ["recovery_codes", "totp", "webauthn"];
 
 const environmentSchema = v.object({
-  NODE_ENV: v.optional(v.picklist(["development", "test", "production"], "NODE_ENV must be development, test or production."), "development"),
+  NODE_ENV: v.optional(v.picklist(["development", "test", "production"], "NODE_ENV must be development, test or production.")),
   PORT: v.optional(integerText("PORT", 1, 65_535), "3000"),
-  HOST: v.optional(v.string(), "0.0.0.0"),
+  HOST: v.optional(v.string()),
   PUBLIC_ORIGIN: v.optional(urlText("PUBLIC_ORIGIN", "https://atelier.example")),
   DATA_DIR: v.optional(v.string()),
   DATABASE_URL: v.optional(
@@ -246,7 +246,31 @@ const environmentSchema = v.object({
   LOCAL_OIDC_PORT: v.optional(integerText("LOCAL_OIDC_PORT", 0, 65_535), "0"),
 });
 
-type ParsedEnvironment = v.InferOutput<typeof environmentSchema>;
+type ParsedEnvironment = Omit<v.InferOutput<typeof environmentSchema>, "NODE_ENV"> & { NODE_ENV: EnvironmentName };
+
+/**
+ * Whether a host name is reached only from this machine: `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`.
+ *
+ * @example
+ * isLoopbackHostName(new URL("http://127.0.0.1:3000").hostname) // true
+ */
+export function isLoopbackHostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * The environment the server runs in. Unset, it follows PUBLIC_ORIGIN: a public origin is production, so a careless
+ * start on a public host never serves the development stand-ins (decision 0023).
+ */
+function environmentNameOf(parsed: v.InferOutput<typeof environmentSchema>): EnvironmentName {
+  if (parsed.NODE_ENV) return parsed.NODE_ENV;
+  return publicOriginIsLocal(parsed.PUBLIC_ORIGIN) ? "development" : "production";
+}
+
+function publicOriginIsLocal(publicOrigin: string | undefined): boolean {
+  return publicOrigin === undefined || isLoopbackHostName(new URL(publicOrigin).hostname);
+}
 
 /**
  * Reads and checks the configuration from environment variables.
@@ -263,7 +287,7 @@ export function loadConfiguration(environment: Record<string, string | undefined
   if (!result.success) {
     throw new ConfigurationError(result.issues.map((issue) => issue.message));
   }
-  const parsed = result.output;
+  const parsed: ParsedEnvironment = { ...result.output, NODE_ENV: environmentNameOf(result.output) };
   const problems = findConsistencyProblems(parsed);
   if (problems.length > 0) {
     throw new ConfigurationError(problems);
@@ -282,6 +306,11 @@ function findConsistencyProblems(parsed: ParsedEnvironment): string[] {
   }
   problems.push(...findBillingProblems(parsed));
   problems.push(...findSocialProviderProblems(parsed));
+  if (!isProduction && !publicOriginIsLocal(parsed.PUBLIC_ORIGIN)) {
+    problems.push(
+      `PUBLIC_ORIGIN ${parsed.PUBLIC_ORIGIN} is reachable from other machines, but NODE_ENV is ${parsed.NODE_ENV}: the development stand-ins (the mail outbox, the billing pages that hand out plans, the local OpenID provider, the built-in SECRET_KEY) would give anyone's account to anyone. Leave NODE_ENV unset or set it to production, and give the production settings; or use a localhost PUBLIC_ORIGIN to develop.`,
+    );
+  }
   if (!isProduction) {
     return problems;
   }
@@ -394,7 +423,8 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
   return {
     environment: parsed.NODE_ENV,
     port,
-    host: parsed.HOST,
+    // Outside production the stand-ins answer, so by default only this machine may connect.
+    host: parsed.HOST ?? (parsed.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
     publicOrigin,
     dataDirectory: path.resolve(parsed.DATA_DIR ?? path.join(serverPackageDirectory, "..", "..", "data")),
     databaseUrl: parsed.DATABASE_URL ?? null,

@@ -25,6 +25,7 @@ import type { Mailer } from "./mail/mailer.ts";
 import { createOutboxMailer } from "./mail/outbox-mailer.ts";
 import { createOutboxRoutes } from "./mail/outbox-routes.ts";
 import { createSmtpMailer } from "./mail/smtp-mailer.ts";
+import { createThisMachineOnlyMiddleware } from "./http/this-machine-only.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
@@ -151,6 +152,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
     },
   });
   app.route("/", billing.routes);
+  app.use("/dev/*", createThisMachineOnlyMiddleware());
   if (billing.devPages && configuration.environment !== "production") {
     app.route("/dev/billing", billing.devPages);
   }

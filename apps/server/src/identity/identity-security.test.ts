@@ -98,7 +98,7 @@ describe("given session cookies", () => {
   });
 
   it("should mark the cookies Secure when the public origin is https", async () => {
-    const app = createIdentityTestApp(testDatabase, { clock, environment: { PUBLIC_ORIGIN: "https://atelier.example.ch" } });
+    const app = createIdentityTestApp(testDatabase, { clock, environment: { PUBLIC_ORIGIN: "https://atelier.localhost" } });
     const cookie = (await app.request("/_allauth/browser/v1/config")).headers.getSetCookie()[0];
     expect(cookie).toContain("; Secure");
   });
