@@ -70,7 +70,8 @@ describe("given a small temporary photograph", () => {
     const sourcePath = await writeTestImage("photo.jpg", 330, 200, "#444444");
     const first = await processSourceImage({ sourcePath, imageKey: "test-painting--1", outputDirectory });
     const firstFile = path.join(outputDirectory, first.entry.variants[0]?.fileName ?? "");
-    const longAgo = new Date(Date.now() - 60_000);
+    // Relative to the file system's own time stamps, not Date.now(): the two clocks need not agree.
+    const longAgo = new Date((await stat(sourcePath)).mtimeMs - 60_000);
     await utimes(firstFile, longAgo, longAgo);
 
     const again = await processSourceImage({ sourcePath, imageKey: "test-painting--1", outputDirectory });
