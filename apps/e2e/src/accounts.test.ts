@@ -215,14 +215,13 @@ describe("given a signed-in user managing the account", () => {
     });
   });
 
-  it("should end the other browser's session with 'Log out elsewhere'", async () => {
-    const email = uniqueEmail("two-browsers");
-    const firstContext = await testbed.browser.newContext();
-    const secondContext = await testbed.browser.newContext();
+  it("should keep 'Log out elsewhere' disabled with one other session, and end two others with it", async () => {
+    const email = uniqueEmail("three-browsers");
+    const contexts = await Promise.all([testbed.browser.newContext(), testbed.browser.newContext(), testbed.browser.newContext()]);
     try {
-      const first = await firstContext.newPage();
+      const [first, second, third] = await Promise.all(contexts.map((context) => context.newPage()));
+      if (!first || !second || !third) throw new Error("Three pages were expected.");
       await signUpAndVerify(first, testbed.server.origin, email);
-      const second = await secondContext.newPage();
       await logInWithPassword(second, testbed.server.origin, email);
       await second.waitForURL(`${testbed.server.origin}/dashboard`);
 
@@ -230,15 +229,22 @@ describe("given a signed-in user managing the account", () => {
       await waitForHydration(first);
       await first.locator("main tbody tr").nth(1).waitFor();
       expect(await first.locator("main tbody tr").count()).toBe(2);
+      expect(await first.locator("main").getByRole("button", { name: "Log out elsewhere" }).isDisabled()).toBe(true);
+
+      await logInWithPassword(third, testbed.server.origin, email);
+      await third.waitForURL(`${testbed.server.origin}/dashboard`);
+      await first.reload();
+      await waitForHydration(first);
+      await first.locator("main tbody tr").nth(2).waitFor();
       await first.locator("main").getByRole("button", { name: "Log out elsewhere" }).click();
       await first.locator("main tbody tr").nth(1).waitFor({ state: "detached" });
       expect(await first.locator("main").getByRole("button", { name: "Log out elsewhere" }).isDisabled()).toBe(true);
 
-      const secondStatus = await second.evaluate(async () => (await fetch("/_allauth/browser/v1/auth/session")).status);
-      expect(secondStatus).toBe(401);
+      for (const other of [second, third]) {
+        expect(await other.evaluate(async () => (await fetch("/_allauth/browser/v1/auth/session")).status)).toBe(401);
+      }
     } finally {
-      await firstContext.close();
-      await secondContext.close();
+      await Promise.all(contexts.map((context) => context.close()));
     }
   });
 

@@ -97,6 +97,43 @@ describe("given a visitor browsing the shop", () => {
     }
   });
 
+  it.each(["/no-such-painting/image/1", "/no-such-painting/image/__not-found"])(
+    "should show 'Image not found' and 'Go Home' for %s, a painting that does not exist, without a hydration error",
+    async (path) => {
+      const { context, page } = await openPage("/");
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      try {
+        const response = await page.goto(`${testbed.server.origin}${path}`);
+        expect(response?.status()).toBe(404);
+        await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await page.getByRole("heading", { name: "Image not found" }).waitFor();
+        expect(await page.locator(".image-not-found").count()).toBe(1);
+        expect(pageErrors).toEqual([]);
+        await page.getByRole("link", { name: "Go Home" }).click();
+        await page.waitForURL(`${testbed.server.origin}/`);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it("should show the site's not-found page, with its header, for a path deeper than the viewer's", async () => {
+    const { context, page } = await openPage("/");
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    try {
+      const response = await page.goto(`${testbed.server.origin}/the-brothers-of-ursa-major/image/1/more`);
+      expect(response?.status()).toBe(404);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await page.getByRole("heading", { name: "Page not found" }).waitFor();
+      expect(await page.locator(".site-header").count()).toBe(1);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("should answer an unknown path with status 404 and the not-found page", async () => {
     const { context, page } = await openPage("/");
     try {

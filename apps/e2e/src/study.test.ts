@@ -100,6 +100,29 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
   });
 });
 
+describe.skipIf(!haveFixtures)("given a signed-in learner on a study page", () => {
+  it.each(["config", "session"])("should land on /upload-subtitles after signing out from the %s page (spec 2.1)", async (screen) => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail(`sign-out-${screen}`));
+      if (!publicGroupId) publicGroupId = await uploadFixturePair(page);
+      await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/${screen}`);
+      await waitForHydration(page);
+      const account = page.locator(".site-header__account");
+      await account.getByRole("button").first().click();
+      await account.getByRole("button", { name: "Sign out" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
+      await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
+      // And it stays there: nothing navigates on to the home page afterwards.
+      await page.waitForTimeout(500);
+      expect(new URL(page.url()).pathname).toBe("/upload-subtitles");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", () => {
   it("should stop at 5 memorized cards with the sign-in dialog, and keep the progress after signing up", async () => {
     const context = await testbed.browser.newContext();

@@ -4,7 +4,7 @@ import { listPrerenderedPaths } from "./prerendered-paths.ts";
 describe("listPrerenderedPaths", () => {
   it("should prerender every public page, each painting, each image and the not-found pages", () => {
     const paths = listPrerenderedPaths();
-    for (const path of ["/", "/paintings", "/about", "/events", "/expositions", "/contact", "/privacy-policy", "/Licence", "/__not-found"]) {
+    for (const path of ["/", "/paintings", "/about", "/events", "/expositions", "/contact", "/privacy-policy", "/Licence", "/__not-found", "/__any/image/__not-found"]) {
       expect(paths).toContain(path);
     }
     for (const slug of [

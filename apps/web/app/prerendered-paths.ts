@@ -12,5 +12,6 @@ export function listPrerenderedPaths(): string[] {
     // The viewer's own 'Image not found' screen, served for unknown image ids of a known painting.
     `/${painting.id}/image${NOT_FOUND_PATH}`,
   ]);
-  return [...STATIC_PUBLIC_PATHS, ...paintingPaths, NOT_FOUND_PATH];
+  // The same screen for an image of a painting that does not exist; the server answers it for `/{unknown}/image/{any}`.
+  return [...STATIC_PUBLIC_PATHS, ...paintingPaths, `/__any/image${NOT_FOUND_PATH}`, NOT_FOUND_PATH];
 }

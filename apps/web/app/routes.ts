@@ -69,5 +69,7 @@ export default [
   ]),
   ]),
   ...paintingRoutes,
+  // Any other first segment: the viewer's 'Image not found' (spec 2.5), prerendered at /__any/image/__not-found.
+  route(":paintingId/image/:imageId", "routes/image-viewer.tsx", { id: "image-viewer/unknown-painting" }),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -36,6 +36,7 @@ beforeAll(async () => {
   writeFixtureFile("footprints-in-the-sand/image/1/index.html", pageHtml("Viewer"));
   writeFixtureFile("__not-found/index.html", pageHtml("Page not found"));
   writeFixtureFile("footprints-in-the-sand/image/__not-found/index.html", pageHtml("Image not found"));
+  writeFixtureFile("__any/image/__not-found/index.html", pageHtml("No such painting's image"));
   writeFixtureFile("__spa-fallback.html", pageHtml("Loading"));
   writeFixtureFile("assets/entry-abc123.js", "console.log('entry');".repeat(100));
   writeFixtureFile("images/paintings/bridge-1a2b3c.webp", "RIFF....WEBP");
@@ -77,9 +78,20 @@ describe("given a prerendered web build", () => {
     const response = await createTestApp().request("/footprints-in-the-sand/image/42");
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("<title>Image not found</title>");
-    const deeper = await createTestApp().request("/no-such-painting/image/1");
-    expect(deeper.status).toBe(404);
-    expect(await deeper.text()).toContain("<title>Page not found</title>");
+  });
+
+  it("should answer an image of an unknown painting with the viewer's not-found page for any painting", async () => {
+    const response = await createTestApp().request("/no-such-painting/image/1");
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("<title>No such painting's image</title>");
+  });
+
+  it("should answer a path deeper than any viewer route with the site's not-found page", async () => {
+    for (const path of ["/footprints-in-the-sand/image/42/more", "/no-such-painting/image/1/more", "/a/b/image/c"]) {
+      const response = await createTestApp().request(path);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain("<title>Page not found</title>");
+    }
   });
 
   it("should match paths case-sensitively", async () => {

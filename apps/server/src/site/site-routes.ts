@@ -131,18 +131,21 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
   return routes;
 }
 
+/** A first segment that stands for any: `__any/image/__not-found` is the viewer's not-found page for every painting. */
+export const anyFirstSegment = "__any";
+
 /**
- * The not-found page closest to the path: `/a/image/9` tries `a/image/__not-found/index.html`, then
- * `a/__not-found/index.html`, then `__not-found/index.html`. A section can so prerender its own not-found screen
- * (the viewer's 'Image not found') that hydrates into the same route.
+ * The not-found page for the path: the one prerendered in its parent folder, where a section has its own screen that
+ * hydrates into the same route (`/a/image/9` → `a/image/__not-found/index.html`, then `__any/image/__not-found/index.html`
+ * for a painting that does not exist), else the site's `__not-found/index.html`. Only the parent folder counts: a
+ * deeper path matches no route of that section, so its page would not hydrate.
  */
 export function findNearestNotFoundPage(pageFolder: string, files: ReadonlySet<string>): string | undefined {
   const segments = pageFolder.split("/").filter(Boolean);
-  for (let length = segments.length - 1; length >= 0; length -= 1) {
-    const candidate = [...segments.slice(0, length), notFoundPagePath].join("/");
-    if (files.has(candidate)) return candidate;
-  }
-  return undefined;
+  const parent = segments.slice(0, -1);
+  const candidates = parent.length > 0 ? [[...parent, notFoundPagePath], [anyFirstSegment, ...parent.slice(1), notFoundPagePath]] : [];
+  candidates.push([notFoundPagePath]);
+  return candidates.map((candidate) => candidate.join("/")).find((candidate) => files.has(candidate));
 }
 
 /** Decodes the URL path and refuses anything that could name a file outside the build. */

@@ -1,11 +1,13 @@
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
+import { AUTH_CHANGE_EVENT, redirectForAuthChange } from "@atelier/auth";
 import { ConfirmDialog } from "@atelier/ui";
 import { authClient } from "../lib/auth.ts";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 
 /**
- * Sign out behind a confirmation, its button disabled while the call runs (spec 4.5); then home. Rendered once at
+ * Sign out behind a confirmation, its button disabled while the call runs (spec 4.5); then home, or the upload page
+ * from a study configuration or session page (spec 2.1), as the root's redirector would decide. Rendered once at
  * the root, not inside the menu: the menu turns into 'Log in' as soon as the sign-out lands, and the dialog must
  * outlive it to close cleanly.
  */
@@ -13,12 +15,13 @@ export function SignOutDialog() {
   const { state, setState } = useSignOutDialogStore();
   const [pending, setPending] = useState(false);
   const navigate = useNavigate();
+  const location = useLocation();
   const signOut = async () => {
     setPending(true);
     try {
       await authClient.logout();
       setState("closed");
-      navigate("/");
+      navigate(redirectForAuthChange(AUTH_CHANGE_EVENT.LOGOUT, { currentPath: location.pathname, response: undefined }) ?? "/");
     } catch (error) {
       console.error(error);
       window.alert("Signing out failed. Please try again.");

@@ -1,6 +1,9 @@
-/** Any page whose path contains /image/ is the full-screen viewer and hides the header and footer (spec 2.1). */
+/**
+ * The full-screen viewer's paths, `/{paintingId}/image/{imageId}`, hide the header and footer (spec 2.1). Exactly the
+ * viewer routes' shape: a deeper path is the site's not-found page, with its header, on the server and in the browser.
+ */
 export function isFullScreenImagePath(pathname: string): boolean {
-  return pathname.includes("/image/");
+  return /^\/[^/]+\/image\/[^/]+\/?$/.test(pathname);
 }
 
 export const primaryNavigationLinks = [

@@ -73,8 +73,8 @@ function SessionList() {
         </table>
       ) : null}
       <FormGeneralErrors errors={form.errors.general} />
-      {/* Disabled when the account has one session or fewer in all, i.e. no other to end: see decision 0013. */}
-      <Button disabled={(sessions?.length ?? 0) <= 1 || form.submitting} onClick={() => endSessions(otherSessions.map((session) => session.id))}>
+      {/* Spec: disabled with one other session or none; a single other session has its own End button (decision 0013). */}
+      <Button disabled={otherSessions.length <= 1 || form.submitting} onClick={() => endSessions(otherSessions.map((session) => session.id))}>
         Log out elsewhere
       </Button>
     </AccountPage>
