@@ -261,6 +261,40 @@ describe("given a signed-in user managing the account", () => {
   });
 });
 
+describe("given a phone 320 to 390 px wide", () => {
+  const pagesToCheck = ["/", "/paintings", "/bridge-to-freedom", "/about", "/expositions", "/contact", "/dashboard", "/account/email", "/account/sessions", "/account/2fa", "/account/providers", "/pricing", "/upload-subtitles"];
+
+  it("should not scroll sideways on any page, signed in with a long address, and show the account in the mobile menu", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 800 } });
+    try {
+      const page = await context.newPage();
+      const email = uniqueEmail("a-long-address-that-would-push-the-header-off-a-phone");
+      await signUpAndVerify(page, testbed.server.origin, email);
+      const overflowing: string[] = [];
+      for (const width of [320, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        for (const path of pagesToCheck) {
+          await page.goto(`${testbed.server.origin}${path}`);
+          await waitForHydration(page);
+          await page.locator("main").first().waitFor();
+          await page.waitForTimeout(300);
+          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scrollWidth > width) overflowing.push(`${path} at ${width} px is ${scrollWidth} px wide`);
+        }
+      }
+      expect(overflowing).toEqual([]);
+      await page.goto(`${testbed.server.origin}/`);
+      await waitForHydration(page);
+      await page.getByRole("button", { name: "Open menu" }).click();
+      const mobileMenu = page.getByRole("navigation", { name: "Mobile" });
+      await mobileMenu.getByText(`Signed in as ${email}`).waitFor();
+      await mobileMenu.getByRole("link", { name: "Dashboard" }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("given a server that resets passwords by code and keeps authentications recent for 2 s", () => {
   let codeServer: RunningAtelierServer;
 

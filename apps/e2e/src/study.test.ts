@@ -123,6 +123,28 @@ describe.skipIf(!haveFixtures)("given a signed-in learner on a study page", () =
   });
 });
 
+describe.skipIf(!haveFixtures)("given a learner on a 320 px phone", () => {
+  it("should not scroll sideways on the upload, setup and session screens", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 320, height: 700 } });
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("phone-learner"));
+      if (!publicGroupId) publicGroupId = await uploadFixturePair(page);
+      const overflowing: string[] = [];
+      for (const path of ["/upload-subtitles", `/study/${encodeURIComponent(publicGroupId)}/config`, `/study/${encodeURIComponent(publicGroupId)}/session`]) {
+        await page.goto(`${testbed.server.origin}${path}`);
+        await waitForHydration(page);
+        await page.waitForTimeout(800);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (scrollWidth > 320) overflowing.push(`${path} is ${scrollWidth} px wide`);
+      }
+      expect(overflowing).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", () => {
   it("should stop at 5 memorized cards with the sign-in dialog, and keep the progress after signing up", async () => {
     const context = await testbed.browser.newContext();

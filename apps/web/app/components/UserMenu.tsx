@@ -64,12 +64,19 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
     </>
   );
 
-  if (placement === "mobile") return <ul className="site-mobile-menu__list">{links}</ul>;
+  if (placement === "mobile") {
+    return (
+      <>
+        <p className="site-mobile-menu__signed-in-as">Signed in as {user?.display ?? "you"}</p>
+        <ul className="site-mobile-menu__list">{links}</ul>
+      </>
+    );
+  }
 
   return (
     <div className="user-menu" ref={containerRef}>
-      <Button variant="secondary" size="small" aria-expanded={menuState === "open"} aria-controls={menuId} onClick={() => setMenuState((state) => (state === "open" ? "closed" : "open"))}>
-        {user?.display ?? "Account"}
+      <Button variant="secondary" size="small" className="user-menu__button" title={user?.display} aria-expanded={menuState === "open"} aria-controls={menuId} onClick={() => setMenuState((state) => (state === "open" ? "closed" : "open"))}>
+        <span className="user-menu__name">{user?.display ?? "Account"}</span>
       </Button>
       <ul id={menuId} className="user-menu__list" hidden={menuState === "closed"}>
         {links}

@@ -108,17 +108,17 @@ export function SecurityKeyList({ client = authClient }: { client?: SecurityKeyC
           <tbody>
             {keys.map((securityKey) => (
               <tr key={securityKey.id}>
-                <td>
+                <td data-label="Name">
                   {editingId === securityKey.id ? (
                     <RenameForm securityKey={securityKey} onRename={(name) => void rename(securityKey, name)} onCancel={() => setEditingId(undefined)} />
                   ) : (
                     securityKey.name
                   )}
                 </td>
-                <td>{securityKey.is_passwordless ? <Badge tone="success">Passkey</Badge> : <Badge>Security key</Badge>}</td>
-                <td>{formatSeconds(securityKey.created_at)}</td>
-                <td>{formatSeconds(securityKey.last_used_at)}</td>
-                <td className="mfa-actions">
+                <td data-label="Kind">{securityKey.is_passwordless ? <Badge tone="success">Passkey</Badge> : <Badge>Security key</Badge>}</td>
+                <td data-label="Added" className="account-table__date">{formatSeconds(securityKey.created_at)}</td>
+                <td data-label="Last used" className="account-table__date">{formatSeconds(securityKey.last_used_at)}</td>
+                <td className="mfa-actions account-table__actions" data-label="Actions">
                   <Button size="small" variant="secondary" onClick={() => setEditingId(securityKey.id)} aria-label={`Rename ${securityKey.name}`}>
                     Rename
                   </Button>

@@ -94,9 +94,9 @@ export function ProviderAccountsPage({ client = authClient, startRedirect }: Pro
           <tbody>
             {load.accounts.map((account) => (
               <tr key={`${account.provider.id}:${account.uid}`} data-provider={account.provider.id}>
-                <td>{account.provider.name}</td>
-                <td>{account.display}</td>
-                <td>
+                <td data-label="Provider">{account.provider.name}</td>
+                <td data-label="Account">{account.display}</td>
+                <td className="account-table__actions" data-label="Actions">
                   <Button size="small" variant="secondary" disabled={form.submitting} aria-label={`Disconnect ${account.display} (${account.provider.name})`} onClick={() => disconnect(account)}>
                     Disconnect
                   </Button>

@@ -64,12 +64,12 @@ function EmailAddresses() {
           <tbody>
             {addresses.map((address) => (
               <tr key={address.email} data-email={address.email}>
-                <td>{address.email}</td>
-                <td className="account-table__badges">
+                <td data-label="Address">{address.email}</td>
+                <td className="account-table__badges" data-label="Status">
                   {address.primary ? <Badge tone="neutral">Primary</Badge> : null}
                   {address.verified ? <Badge tone="success">Verified</Badge> : <Badge tone="neutral">Unverified</Badge>}
                 </td>
-                <td className="account-table__actions">
+                <td className="account-table__actions" data-label="Actions">
                   {!address.primary && address.verified ? (
                     <Button size="small" variant="secondary" disabled={form.submitting} onClick={() => act(() => authClient.markEmailAddressAsPrimary({ email: address.email }), `${address.email} is now your primary address.`)}>
                       Make primary

@@ -6,6 +6,7 @@ import { FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAccountSettings } from "../../account/auth-hooks.ts";
+import { describeUserAgent } from "../../account/describe-user-agent.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { authClient } from "../../lib/auth.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
@@ -54,11 +55,13 @@ function SessionList() {
           <tbody>
             {sessions.map((session) => (
               <tr key={session.id} data-current={session.is_current ? "true" : "false"}>
-                <td>{formatSeconds(session.created_at)}</td>
-                {trackSessionActivity ? <td>{session.last_seen_at ? formatSeconds(session.last_seen_at) : "–"}</td> : null}
-                <td>{session.ip}</td>
-                <td className="account-table__user-agent">{session.user_agent}</td>
-                <td>
+                <td data-label="Started" className="account-table__date">{formatSeconds(session.created_at)}</td>
+                {trackSessionActivity ? <td data-label="Last seen" className="account-table__date">{session.last_seen_at ? formatSeconds(session.last_seen_at) : "–"}</td> : null}
+                <td data-label="Address">{session.ip}</td>
+                <td className="account-table__user-agent" data-label="Browser" title={session.user_agent}>
+                  {describeUserAgent(session.user_agent)}
+                </td>
+                <td className="account-table__actions" data-label="Actions">
                   {session.is_current ? (
                     <Badge tone="success">This session</Badge>
                   ) : (
