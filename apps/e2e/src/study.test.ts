@@ -100,6 +100,59 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
   });
 });
 
+describe.skipIf(!haveFixtures)("given a learner who studies 10 new cards, then tests them", () => {
+  async function studyTenNewCards(page: Page): Promise<string[]> {
+    const main = page.locator("main");
+    await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
+    await waitForHydration(page);
+    await main.getByLabel("New", { exact: true }).check();
+    await main.getByLabel("Number of cards").selectOption("10");
+    await main.getByRole("button", { name: "Study", exact: true }).click();
+    await page.waitForURL(/\/session$/);
+    await main.getByText("1 / 10").waitFor();
+    const studied: string[] = [];
+    for (let index = 1; index <= 10; index += 1) {
+      await main.getByText(`${index} / 10`).waitFor();
+      studied.push((await main.locator(".flashcard__text").textContent()) ?? "");
+      if (index < 10) await main.getByRole("button", { name: "Next" }).click();
+    }
+    return studied;
+  }
+
+  async function firstTestedCard(page: Page): Promise<string> {
+    const main = page.locator("main");
+    await main.getByText("Test mode").waitFor();
+    await main.getByText("1 / 10").waitFor();
+    return (await main.locator(".flashcard__text").textContent()) ?? "";
+  }
+
+  it("should test the cards just studied with 'Switch to Test Mode' and with 'Test These Cards', each marking only those 10 as studied", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("test-mode"));
+      if (!publicGroupId) publicGroupId = await uploadFixturePair(page);
+      const main = page.locator("main");
+      const total = (await statsOf(page, publicGroupId)).not_started;
+
+      const firstTen = await studyTenNewCards(page);
+      await main.getByRole("button", { name: "Switch to Test Mode" }).click();
+      expect(firstTen).toContain(await firstTestedCard(page));
+      await page.waitForFunction(([id, expected]) => fetch(`/api/subtitle-groups/${encodeURIComponent(id as string)}/stats/`).then((response) => response.json()).then((stats) => stats.not_started === expected), [publicGroupId, total - 10] as const);
+
+      const secondTen = await studyTenNewCards(page);
+      expect(secondTen.filter((text) => firstTen.includes(text))).toEqual([]);
+      await main.getByRole("button", { name: "Mark as Studied" }).click();
+      await main.getByText("Test yourself on the same cards now", { exact: false }).waitFor();
+      await main.getByRole("button", { name: "Test These Cards" }).click();
+      expect(secondTen).toContain(await firstTestedCard(page));
+      expect((await statsOf(page, publicGroupId)).not_started).toBe(total - 20);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given a signed-in learner on a study page", () => {
   it.each(["config", "session"])("should land on /upload-subtitles after signing out from the %s page (spec 2.1)", async (screen) => {
     const context = await testbed.browser.newContext();

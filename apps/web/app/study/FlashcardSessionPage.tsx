@@ -124,8 +124,8 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     setPending(false);
     if (result.status === "error") console.error(result.message);
     if (then === "switch-to-test") {
-      // Spec §4: switching to test also marks the cards as studied; the test runs on the same selection.
-      void loadCards({ ...state.config, mode: "test" });
+      // Spec §4: switching to test also marks the cards as studied; the test runs on these same cards.
+      dispatch({ type: "switched-to-test" });
       void loadStats();
     } else if (result.status === "ok") {
       dispatch({ type: "marked-studied" });
@@ -205,7 +205,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
           <h2>Well done: these cards are studied</h2>
           <p>Test yourself on the same cards now, or go back and choose others.</p>
           <div className="study-actions">
-            <Button onClick={() => void loadCards({ ...state.config, mode: "test" })}>Test These Cards</Button>
+            <Button onClick={() => dispatch({ type: "switched-to-test" })}>Test These Cards</Button>
             {backToConfig}
           </div>
         </div>

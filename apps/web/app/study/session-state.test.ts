@@ -92,10 +92,20 @@ describe("given Mark as Studied", () => {
     expect(sessionReducer(loaded([pair("a")]), { type: "marked-studied" }).status).toBe("studied");
   });
 
-  it("should start over on a new config, as 'Test These Cards' does", () => {
+  it("should start over on a new config, as a review does", () => {
     const studied = sessionReducer(loaded([pair("a")]), { type: "marked-studied" });
     const requested = sessionReducer(studied, { type: "cards-requested", config: { mode: "test", range: "all", cardCount: 20 } });
     expect(requested).toMatchObject({ status: "loading", config: { mode: "test" }, cards: [] });
+  });
+
+  it("should test the same cards, from the first, with 'Test These Cards' and with 'Switch to Test Mode'", () => {
+    const studying = sessionReducer(loaded([pair("a"), pair("b", 2), pair("c")]), { type: "moved", direction: "next" });
+    const studied = sessionReducer(studying, { type: "marked-studied" });
+    for (const before of [studying, studied]) {
+      const testing = sessionReducer(before, { type: "switched-to-test" });
+      expect(testing).toMatchObject({ status: "active", config: { mode: "test", range: "all", cardCount: 20 }, index: 0, side: "A" });
+      expect(testing.cards.map((card) => card.id)).toEqual(["a", "b", "c"]);
+    }
   });
 });
 

@@ -30,6 +30,7 @@ export type SessionAction =
   | { type: "anonymous-limit-reached" }
   | { type: "pair-deleted"; pairId: string }
   | { type: "marked-studied" }
+  | { type: "switched-to-test" }
   | { type: "restored"; state: SessionState };
 
 export function createInitialSessionState(config: SessionConfig = DEFAULT_SESSION_CONFIG): SessionState {
@@ -100,6 +101,11 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     }
     case "marked-studied":
       return { ...state, status: "studied", side: "A" };
+    case "switched-to-test":
+      // Spec §4: the test is on the cards just studied, not on a new selection (which would skip past them, since
+      // marking them studied takes them out of "new").
+      if (state.cards.length === 0) return state;
+      return withCards({ ...state, config: { ...state.config, mode: "test" }, index: 0, side: "A" }, state.cards);
     case "restored":
       return action.state;
     default:
