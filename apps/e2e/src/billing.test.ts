@@ -49,6 +49,13 @@ describe("given a signed-in visitor and the development billing provider", () =>
       await planCard(page, "Studio").getByRole("button", { name: "Upgrade Plan" }).waitFor();
       await planCard(page, "Basic").getByRole("button", { name: "Downgrade Plan" }).waitFor();
 
+      // The yearly view: Plus yearly is another price, not the current plan; prices compare per month (issue 13).
+      await page.getByRole("button", { name: "Yearly" }).click();
+      await planCard(page, "Plus").getByRole("button", { name: "Upgrade Plan" }).waitFor();
+      expect(await page.getByText("Current plan").count()).toBe(0);
+      await planCard(page, "Basic").getByRole("button", { name: "Downgrade Plan" }).waitFor();
+      await planCard(page, "Studio").getByRole("button", { name: "Upgrade Plan" }).waitFor();
+
       await page.goto(`${testbed.server.origin}/stripe-portal-session`);
       await page.waitForURL(/\/dev\/billing\/portal\//);
       await page.getByRole("button", { name: "Switch to Studio (monthly)" }).click();

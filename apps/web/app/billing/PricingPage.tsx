@@ -75,7 +75,7 @@ export function PricingPage({ now = Date.now }: PricingPageProps) {
           {pricingErrorText(view.message)}
         </p>
       ) : (
-        <PlanGrid products={productsForInterval(view.products, interval)} choose={choose} stateOf={(product) => planCardState(product, subscription.status, nowMilliseconds)} />
+        <PlanGrid products={productsForInterval(view.products, interval)} choose={choose} stateOf={(product) => planCardState(product, subscription.status, nowMilliseconds, view.products)} />
       )}
     </section>
   );

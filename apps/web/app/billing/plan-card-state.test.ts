@@ -50,6 +50,34 @@ describe("given a user on the Standard plan", () => {
   });
 });
 
+describe("given a user on Plus monthly looking at the yearly plans", () => {
+  const basicMonthly = product("Basic", "basic", 900);
+  const plusMonthly = product("Plus", "plus", 1500);
+  const studioMonthly = product("Studio", "studio", 2900);
+  const basicYearly = product("Basic", "basic", 9000, "year");
+  const plusYearly = product("Plus", "plus", 15000, "year");
+  const studioYearly = product("Studio", "studio", 29000, "year");
+  const everyCard = [basicMonthly, plusMonthly, studioMonthly, basicYearly, plusYearly, studioYearly];
+  const status = subscribedTo({ product_id: "plus", amount_in_cents: 1500 });
+
+  it("should mark only Plus monthly as the current plan", () => {
+    expect(planCardState(plusMonthly, status, NOW, everyCard).kind).toBe("current");
+    expect(planCardState(plusYearly, status, NOW, everyCard).kind).not.toBe("current");
+  });
+
+  it("should offer Plus yearly as an upgrade, Basic yearly as a downgrade and Studio yearly as an upgrade", () => {
+    expect(planCardState(plusYearly, status, NOW, everyCard)).toEqual({ kind: "upgrade" });
+    expect(planCardState(basicYearly, status, NOW, everyCard)).toEqual({ kind: "downgrade" });
+    expect(planCardState(studioYearly, status, NOW, everyCard)).toEqual({ kind: "upgrade" });
+  });
+
+  it("should offer Plus monthly as a downgrade to a Plus yearly subscriber", () => {
+    const yearly = subscribedTo({ product_id: "plus", amount_in_cents: 15000 });
+    expect(planCardState(plusMonthly, yearly, NOW, everyCard)).toEqual({ kind: "downgrade" });
+    expect(planCardState(plusYearly, yearly, NOW, everyCard).kind).toBe("current");
+  });
+});
+
 describe("given a user without an active subscription", () => {
   it("should offer 'Choose plan' on every card when there is no subscription", () => {
     for (const card of [basic, standard, premium]) expect(planCardState(card, NO_SUBSCRIPTION, NOW)).toEqual({ kind: "choose" });

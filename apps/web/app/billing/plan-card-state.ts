@@ -50,23 +50,39 @@ function itemIsForProduct(item: SubscriptionItem, product: PricingProduct): bool
   return item.plan !== null && item.plan !== undefined && item.plan === product.name;
 }
 
+/** The price per month in cents, so a yearly and a monthly price compare like for like. */
+function monthlyEquivalentInCents(amountInCents: number, interval: PricingInterval): number {
+  return interval === "year" ? amountInCents / 12 : amountInCents;
+}
+
 /**
- * The state of one plan card for a user's subscription status at `nowMilliseconds` (spec 4.4): the product of an
- * active item is the current plan; other cards offer an upgrade when their price in cents exceeds the current
- * plan's, a downgrade otherwise; without an active subscription every card offers 'Choose plan'.
+ * The state of one plan card for a user's subscription status at `nowMilliseconds` (spec 4.4). The current plan is
+ * this product at this price (so at this interval: Plus yearly is not current for a Plus monthly subscriber). Other
+ * cards compare by price in cents per month, so that a yearly price is not an "upgrade" from a monthly one only
+ * because it is paid for twelve months at once; the same product at the other interval is an upgrade to yearly and a
+ * downgrade to monthly. Without an active subscription every card offers 'Choose plan'. `allProducts` (every card of
+ * both intervals) tells the interval of the subscribed price.
  *
  * @example
- * planCardState(product, status, Date.now()); // { kind: "current", daysLeft: 12 }
+ * planCardState(product, status, Date.now(), products); // { kind: "current", daysLeft: 12 }
  */
-export function planCardState(product: PricingProduct, status: SubscriptionStatus | undefined, nowMilliseconds: number): PlanCardState {
+export function planCardState(product: PricingProduct, status: SubscriptionStatus | undefined, nowMilliseconds: number, allProducts: readonly PricingProduct[] = [product]): PlanCardState {
   const activeItems = activeSubscriptionItems(status);
-  const currentItem = activeItems.find((item) => itemIsForProduct(item, product));
+  const itemIsThisPrice = (item: SubscriptionItem) => itemIsForProduct(item, product) && (item.amount_in_cents === null || item.amount_in_cents === undefined || item.amount_in_cents === product.price.amount_in_cents);
+  const currentItem = activeItems.find(itemIsThisPrice);
   if (currentItem) {
     const expiresAt = currentItem.expires_at ?? status?.expires_at ?? null;
     return { kind: "current", daysLeft: expiresAt === null ? undefined : daysLeftUntil(expiresAt, nowMilliseconds) };
   }
   const subscribedItem = activeItems[0];
   if (!subscribedItem) return { kind: "choose" };
-  const currentAmountInCents = subscribedItem.amount_in_cents ?? 0;
-  return product.price.amount_in_cents > currentAmountInCents ? { kind: "upgrade" } : { kind: "downgrade" };
+  const subscribedAmountInCents = subscribedItem.amount_in_cents ?? 0;
+  const subscribedProduct = allProducts.find((candidate) => itemIsForProduct(subscribedItem, candidate) && candidate.price.amount_in_cents === subscribedAmountInCents);
+  const subscribedInterval = subscribedProduct?.price.interval ?? product.price.interval;
+  if (subscribedProduct && subscribedProduct.price.product_id === product.price.product_id && subscribedInterval !== product.price.interval) {
+    return product.price.interval === "year" ? { kind: "upgrade" } : { kind: "downgrade" };
+  }
+  const cardPerMonth = monthlyEquivalentInCents(product.price.amount_in_cents, product.price.interval);
+  const subscribedPerMonth = monthlyEquivalentInCents(subscribedAmountInCents, subscribedInterval);
+  return cardPerMonth > subscribedPerMonth ? { kind: "upgrade" } : { kind: "downgrade" };
 }
