@@ -268,6 +268,20 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(await countRows("billing_webhook_delivery")).toBe(0);
     });
 
+    it("should refuse a correctly signed event whose event id, type or customer id holds U+0000 with 400 and a message, and store nothing", async () => {
+      const malformedEvents = [
+        subscriptionEvent("evt_\u0000nul", "customer.subscription.updated", "cus_plain"),
+        subscriptionEvent("evt_plain", "customer.subscription.\u0000updated", "cus_plain"),
+        subscriptionEvent("evt_plain", "customer.subscription.updated", "cus_\u0000nul"),
+      ];
+      for (const event of malformedEvents) {
+        const response = await signedDelivery(event);
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ message: expect.stringMatching(/U\+0000/) });
+      }
+      expect(await countRows("billing_webhook_delivery")).toBe(0);
+    });
+
     it("should end in the same state after the same event twice or updated before created", async () => {
       const { customerId } = await paidCustomer();
       const expected = await storedSubscriptions();

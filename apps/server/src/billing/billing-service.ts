@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import type { AuthenticatedUser } from "../identity/index.ts";
-import { WebhookSignatureError, type BillingProvider } from "./billing-provider.ts";
+import { WebhookSignatureError, type BillingProvider, type VerifiedWebhookEvent } from "./billing-provider.ts";
 import { createBillingStore, type StoredSubscription } from "./billing-store.ts";
 import { freeEntitlements, type PlanCatalogue, type PlanEntitlements } from "./plans.ts";
 
@@ -185,6 +185,12 @@ export function createBillingService(options: BillingServiceOptions) {
       }
       throw error;
     }
+    const fieldHoldingNul = webhookFieldHoldingNul(event);
+    if (fieldHoldingNul) {
+      const message = `The signed webhook's ${fieldHoldingNul} holds U+0000, which no Stripe id contains; the event is malformed and was not stored.`;
+      console.warn(`Refused a billing webhook: ${message}`);
+      return { status: 400, message };
+    }
     const deliveryId = crypto.randomUUID();
     await store.recordDelivery({ id: deliveryId, eventId: event.id, eventType: event.type, customerId: event.customerId, receivedAt: clock() });
     if (!triggersSync(event.type) || !event.customerId) {
@@ -206,6 +212,14 @@ export function createBillingService(options: BillingServiceOptions) {
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
+
+// PostgreSQL refuses U+0000 in text (a 500), SQLite stores it: refused before the database sees it, on both engines.
+function webhookFieldHoldingNul(event: VerifiedWebhookEvent): string | null {
+  if (event.id.includes("\u0000")) return "event id";
+  if (event.type.includes("\u0000")) return "event type";
+  if (event.customerId?.includes("\u0000")) return "customer id";
+  return null;
+}
 
 /** Raised when the provider cannot be reached while a user waits (checkout, portal). */
 export function providerUnavailable(cause: unknown): HttpError {
