@@ -3,6 +3,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { describe, expect, it } from "vitest";
 import { paintings } from "@atelier/catalogue";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
+import { signUpAndVerify, uniqueEmail } from "./support/accounts.ts";
 
 const testbed = useBrowserTestbed();
 
@@ -43,6 +44,31 @@ describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
       const summary = results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
       expect(summary).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+const signedInPaths = ["/dashboard", "/account", "/account/email", "/account/sessions", "/account/2fa", "/account/providers", "/pricing", "/upload-subtitles"];
+
+describe.each(["light", "dark"] as const)("given a signed-in user and the %s theme", (theme) => {
+  it.each([390, 1366])("should have no accessibility violations on the account screens at %s px", async (width) => {
+    const context = await testbed.browser.newContext({ viewport: { width, height: 900 } });
+    await context.addInitScript((themeName) => window.localStorage.setItem("theme", themeName), theme);
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail(`axe-${theme}-${width}`));
+      const violations: string[] = [];
+      for (const path of signedInPaths) {
+        await page.goto(`${testbed.server.origin}${path}`);
+        await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await page.locator("main h1").first().waitFor();
+        await page.waitForTimeout(350);
+        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+        violations.push(...results.violations.map((violation) => `${path} ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`));
+      }
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }

@@ -250,6 +250,27 @@ describe("given a signed-in user managing the account", () => {
     }
   });
 
+  it("should find the settings overview and the study tool from the user menu, the dashboard and the footer", async () => {
+    await withPage(async (page) => {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("find-the-tool"));
+      const main = page.locator("main");
+      await main.getByRole("link", { name: "Your subtitle groups" }).click();
+      await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
+      const account = page.locator(".site-header__account");
+      await account.getByRole("button").first().click();
+      await account.getByRole("link", { name: "Settings" }).click();
+      await page.waitForURL(`${testbed.server.origin}/account`);
+      await main.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+      expect(await main.getByRole("link").allTextContents()).toEqual(
+        expect.arrayContaining(["E-mail addresses", "Change password", "Two-factor authentication", "Sessions", "Third-party accounts", "Plans and billing", "Flashcards"]),
+      );
+      await account.getByRole("button").first().click();
+      await account.getByRole("link", { name: "Flashcards" }).click();
+      await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
+      await page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Learn Swedish" }).waitFor();
+    });
+  });
+
   it("should sign out from the user menu after a confirmation", async () => {
     await withPage(async (page) => {
       await signUpAndVerify(page, testbed.server.origin, uniqueEmail("sign-out"));

@@ -32,6 +32,7 @@ export default [
   route("checkout-session", "routes/billing/checkout-session.tsx"),
   route("checkout-success", "routes/billing/checkout-success.tsx"),
   route("stripe-portal-session", "routes/billing/stripe-portal-session.tsx"),
+  route("account", "routes/account/overview.tsx"),
   ...prefix("account", [
     route("login", "routes/account/login.tsx"),
     route("login/code", "routes/account/login-code.tsx"),

@@ -5,7 +5,7 @@ import { useAuthStatus } from "@atelier/auth/react";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 
-/** Log in when signed out; the user menu (Dashboard, Settings, Sign out) when signed in (spec 2.1). */
+/** Log in when signed out; the user menu (Dashboard, Flashcards, Settings, Sign out) when signed in (spec 2.1, issue 13). */
 export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   const { isAuthenticated, user } = useAuthStatus();
   const openLoginModal = useLoginModalStore((state) => state.open);
@@ -45,7 +45,12 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
         </Link>
       </li>
       <li>
-        <Link to="/account/email" className="site-nav__link">
+        <Link to="/upload-subtitles" className="site-nav__link">
+          Flashcards
+        </Link>
+      </li>
+      <li>
+        <Link to="/account" className="site-nav__link">
           Settings
         </Link>
       </li>

@@ -14,8 +14,10 @@ export const primaryNavigationLinks = [
   { to: "/contact", label: "Contact" },
 ] as const;
 
+/** The spec's three links, then the study tool (issue 13: nothing else leads to it; decision 0005). */
 export const footerLinks = [
   { to: "/about", label: "Bio" },
   { to: "/privacy-policy", label: "Privacy Policy" },
   { to: "/contact", label: "Contact" },
+  { to: "/upload-subtitles", label: "Learn Swedish" },
 ] as const;

@@ -27,6 +27,15 @@ function DashboardContent() {
         <SubscriptionStatusCard />
         <Card>
           <CardBody>
+            <CardTitle headingLevel={2}>Flashcards</CardTitle>
+            <p>Study Swedish with sentence pairs from film subtitles.</p>
+            <p>
+              <Link to="/upload-subtitles">Your subtitle groups</Link>
+            </p>
+          </CardBody>
+        </Card>
+        <Card>
+          <CardBody>
             <CardTitle headingLevel={2}>Settings</CardTitle>
             <ul className="account-links">
               <li>
