@@ -280,6 +280,12 @@ describe("given a signed-in user managing the account", () => {
       await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL(`${testbed.server.origin}/`);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).waitFor();
+
+      // Signed out, the logout page says so instead of asking to log out.
+      await page.goto(`${testbed.server.origin}/account/logout`);
+      await waitForHydration(page);
+      await page.locator("main").getByText("You are not signed in.").waitFor();
+      expect(await page.locator("main").getByRole("button", { name: "Logout" }).count()).toBe(0);
     });
   });
 });

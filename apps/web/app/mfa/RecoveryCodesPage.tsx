@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import type { RecoveryCodesAuthenticator } from "@atelier/auth";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
@@ -63,8 +63,13 @@ export function RecoveryCodeList({ codes }: { codes: RecoveryCodesAuthenticator 
 /** /account/2fa/recovery-codes. */
 export function RecoveryCodesPage() {
   const codes = useRecoveryCodes();
+  const location = useLocation();
+  const totpJustActivated = (location.state as { totpJustActivated?: unknown } | null)?.totpJustActivated === true;
   return (
-    <AccountPage title="Recovery codes">
+    <AccountPage
+      title="Recovery codes"
+      lead={totpJustActivated ? "Your authenticator app is active. If you lose your phone, these codes sign you in instead: save them now." : undefined}
+    >
       {codes.state === "loading" ? <Spinner label="Loading your recovery codes" /> : null}
       {codes.state === "none" ? <p>You have no recovery codes.</p> : null}
       {codes.state === "failed" ? <p role="alert">Your recovery codes could not be loaded.</p> : null}

@@ -59,6 +59,18 @@ describe("given the security-key list", () => {
     expect(within(laptopRow!).getByText("Passkey")).toBeTruthy();
   });
 
+  it("should cancel the renaming with Escape, keep the old name and call nothing", async () => {
+    const client = fakeClient();
+    renderList(client);
+    fireEvent.click(await screen.findByRole("button", { name: "Rename YubiKey" }));
+    const field = screen.getByLabelText("New name of YubiKey");
+    fireEvent.change(field, { target: { value: "Half typed" } });
+    fireEvent.keyDown(field, { key: "Escape" });
+    expect(screen.queryByLabelText("New name of YubiKey")).toBeNull();
+    expect(names()).toEqual(["YubiKey", "Laptop"]);
+    expect(client.renameWebAuthnAuthenticator).not.toHaveBeenCalled();
+  });
+
   it("should show a new name at once and keep the server's answer", async () => {
     const client = fakeClient();
     const call = deferred<Awaited<ReturnType<MfaClient["renameWebAuthnAuthenticator"]>>>();

@@ -24,7 +24,21 @@ function RenameForm({ securityKey, onRename, onCancel }: { securityKey: WebAuthn
       <label className="atelier-visually-hidden" htmlFor={`security-key-name-${securityKey.id}`}>
         New name of {securityKey.name}
       </label>
-      <input id={`security-key-name-${securityKey.id}`} value={name} onChange={(event) => setName(event.target.value)} maxLength={255} required />
+      <input
+        id={`security-key-name-${securityKey.id}`}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            event.preventDefault();
+            onCancel();
+          }
+        }}
+        maxLength={255}
+        required
+        // The user just pressed Rename: typing goes to the name.
+        autoFocus
+      />
       <Button type="submit" size="small">
         Save
       </Button>

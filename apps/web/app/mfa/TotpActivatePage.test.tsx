@@ -18,12 +18,13 @@ function fakeClient(overrides: Partial<Pick<MfaClient, "getTotpAuthenticator" | 
   };
 }
 
-function renderPage(client: ReturnType<typeof fakeClient>) {
+function renderPage(client: ReturnType<typeof fakeClient>, recoveryCodesSupported = false) {
   render(
     <MemoryRouter initialEntries={["/account/2fa/totp/activate"]}>
       <Routes>
-        <Route path="/account/2fa/totp/activate" element={<TotpActivatePage client={client} />} />
+        <Route path="/account/2fa/totp/activate" element={<TotpActivatePage client={client} recoveryCodesSupported={recoveryCodesSupported} />} />
         <Route path="/account/2fa" element={<p>Two-factor overview</p>} />
+        <Route path="/account/2fa/recovery-codes" element={<p>Recovery codes page</p>} />
       </Routes>
     </MemoryRouter>,
   );
@@ -45,6 +46,14 @@ describe("given the TOTP activation page", () => {
     fireEvent.click(screen.getByRole("button", { name: "Activate" }));
     expect(await screen.findByText("Two-factor overview")).toBeTruthy();
     expect(client.activateTotp).toHaveBeenCalledWith({ code: "123456" });
+  });
+
+  it("should show the recovery codes right after activation when the server offers them", async () => {
+    const client = fakeClient();
+    renderPage(client, true);
+    fireEvent.change(await screen.findByLabelText("Authenticator code"), { target: { value: "123456" } });
+    fireEvent.click(screen.getByRole("button", { name: "Activate" }));
+    expect(await screen.findByText("Recovery codes page")).toBeTruthy();
   });
 
   it("should show the server's error under the field for a wrong code", async () => {

@@ -35,7 +35,14 @@ export function TotpQrCode({ url }: { url: string }) {
 }
 
 /** /account/2fa/totp/activate: loads a fresh secret (a 404 with meta), shows it as a QR code and text, checks a code. */
-export function TotpActivatePage({ client = authClient }: { client?: Pick<MfaClient, "getTotpAuthenticator" | "activateTotp"> }) {
+export function TotpActivatePage({
+  client = authClient,
+  recoveryCodesSupported = false,
+}: {
+  client?: Pick<MfaClient, "getTotpAuthenticator" | "activateTotp">;
+  /** Whether the server offers recovery codes: it makes them with the first factor, and they are shown right away. */
+  recoveryCodesSupported?: boolean;
+}) {
   const [activation, setActivation] = useState<ActivationState>({ state: "loading" });
   const [code, setCode] = useState("");
   const form = useAllauthForm();
@@ -70,7 +77,8 @@ export function TotpActivatePage({ client = authClient }: { client?: Pick<MfaCli
       return;
     }
     const result = await form.submit(() => client.activateTotp({ code: code.trim() }));
-    if (result?.status === 200) navigate("/account/2fa");
+    // allauth creates the recovery codes with the first factor; like allauth's own screens, show them at once.
+    if (result?.status === 200) navigate(recoveryCodesSupported ? "/account/2fa/recovery-codes" : "/account/2fa", { state: { totpJustActivated: true } });
   };
 
   const title = "Activate the authenticator app";

@@ -152,7 +152,9 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
             ))}
           </select>
         </div>
-        <p className="study-available">{available} cards available in this range.</p>
+        <p className="study-available">
+          {available} {available === 1 ? "card" : "cards"} available in this range.
+        </p>
 
         <div className="study-range" role="group" aria-labelledby={`${id}-range`}>
           <h3 id={`${id}-range`}>Study by Range</h3>
