@@ -277,9 +277,22 @@ describe("given a signed-in user managing the account", () => {
       const account = page.locator(".site-header__account");
       await account.getByRole("button").first().click();
       await account.getByRole("button", { name: "Sign out" }).click();
+      // Cancelled first: focus goes back to the menu's button, not to the page's start.
+      await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("alertdialog").waitFor({ state: "detached" });
+      expect(await page.evaluate(() => document.activeElement?.classList.contains("user-menu__button"))).toBe(true);
+      await account.getByRole("button").first().click();
+      await account.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL(`${testbed.server.origin}/`);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).waitFor();
+
+      // The login modal, dismissed, gives the focus back to 'Log in'.
+      await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
+      await page.getByRole("dialog").waitFor();
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Log in");
 
       // Signed out, the logout page says so instead of asking to log out.
       await page.goto(`${testbed.server.origin}/account/logout`);

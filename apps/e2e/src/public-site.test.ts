@@ -85,6 +85,8 @@ describe("given a visitor browsing the shop", () => {
       await page.getByRole("button", { name: "Close viewer" }).click();
       await page.waitForURL(`${testbed.server.origin}/the-brothers-of-ursa-major`);
       await page.getByRole("heading", { level: 1, name: "The Brothers of Ursa Major" }).waitFor();
+      // Focus is back on the link that opens the image, not at the top of the page.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("href") === "/the-brothers-of-ursa-major/image/1");
 
       const response = await page.goto(`${testbed.server.origin}/the-brothers-of-ursa-major/image/42`);
       expect(response?.status()).toBe(404);

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from "react-router";
 import { AUTH_CHANGE_EVENT, redirectForAuthChange } from "@atelier/auth";
 import { ConfirmDialog } from "@atelier/ui";
 import { authClient } from "../lib/auth.ts";
+import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 
 /**
@@ -39,6 +40,11 @@ export function SignOutDialog() {
       confirmPendingLabel="Signing out..."
       confirmPending={pending}
       onConfirm={signOut}
+      // The menu item that opened the dialog is hidden with its menu: focus goes back to the menu's button.
+      onCloseAutoFocus={(event) => {
+        event.preventDefault();
+        focusFirstVisible(...headerAccountControls());
+      }}
     />
   );
 }

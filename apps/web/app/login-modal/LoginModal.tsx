@@ -13,6 +13,7 @@ import {
 } from "../account/login-messages.ts";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
+import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
 import { DEFAULT_LOGIN_MODAL_DESCRIPTION, DEFAULT_LOGIN_MODAL_TITLE, useLoginModalStore } from "./login-modal-store.ts";
 import { validateLoginModalEmailStep } from "./login-modal-validation.ts";
 import { mergeAnonymousProgress } from "./merge-progress.ts";
@@ -231,7 +232,14 @@ export function LoginModal() {
 
   return (
     <Dialog open={state === "open"} onOpenChange={handleOpenChange}>
-      <DialogContent title={title} className="login-modal">
+      <DialogContent
+        title={title}
+        className="login-modal"
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          focusFirstVisible(useLoginModalStore.getState().opener, ...headerAccountControls());
+        }}
+      >
         {step === "initial" ? <InitialStep /> : null}
         {step === "email" ? <EmailStep key={emailMode} /> : null}
         {step === "passwordReset" ? <PasswordResetStep /> : null}

@@ -1,5 +1,6 @@
 import { create } from "zustand";
 import { ensureAuthenticationStatusLoaded } from "../lib/auth.ts";
+import { currentFocusOpener } from "../lib/focus-return.ts";
 
 export type LoginModalStep = "initial" | "email" | "passwordReset" | "loginCode" | "confirmLoginCode";
 export type LoginModalEmailMode = "login" | "signup";
@@ -19,6 +20,8 @@ interface LoginModalState {
   step: LoginModalStep;
   emailMode: LoginModalEmailMode;
   options: LoginModalOpenOptions;
+  /** The control that had focus when the modal opened; focus returns there when it closes. */
+  opener: HTMLElement | null;
   open: (options?: LoginModalOpenOptions) => void;
   close: () => void;
   goToStep: (step: LoginModalStep, emailMode?: LoginModalEmailMode) => void;
@@ -32,10 +35,11 @@ export const useLoginModalStore = create<LoginModalState>((set) => ({
   step: "initial",
   emailMode: "login",
   options: {},
+  opener: null,
   open: (options = {}) => {
     // The modal's steps depend on the server's settings (sign-in by code), loaded lazily for anonymous visitors.
     ensureAuthenticationStatusLoaded();
-    set({ state: "open", step: "initial", emailMode: "login", options });
+    set({ state: "open", step: "initial", emailMode: "login", options, opener: currentFocusOpener() });
   },
   close: () => set({ state: "closed" }),
   goToStep: (step, emailMode) => set((current) => ({ step, emailMode: emailMode ?? current.emailMode })),

@@ -32,9 +32,10 @@ export default function ImageViewerPage() {
   const painting = findPaintingForPath(location.pathname);
   const found = painting && imageId ? findPaintingImage(painting.id, imageId) : undefined;
 
+  // The painting page gives focus back to the link that opened this image (keyboard users land where they were).
   const close = useCallback(() => {
-    if (painting) navigate(`/${painting.id}`);
-  }, [navigate, painting]);
+    if (painting) navigate(`/${painting.id}`, { state: { focusImageId: found?.image.id } });
+  }, [navigate, painting, found]);
 
   const showImageAtIndex = useCallback(
     (index: number) => {

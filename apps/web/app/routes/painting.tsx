@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link, useLocation } from "react-router";
 import { Badge, ButtonLink } from "@atelier/ui";
 import { createPaintingStructuredData, formatPriceCHF, isPaintingSold, serviceNotes } from "@atelier/catalogue";
@@ -24,12 +25,19 @@ export const meta = ({ location }: Route.MetaArgs) => {
 export default function PaintingPage() {
   const location = useLocation();
   const painting = findPaintingForPath(location.pathname);
+  const articleRef = useRef<HTMLElement>(null);
+  const focusImageId = (location.state as { focusImageId?: unknown } | null)?.focusImageId;
+  // Back from the viewer: the link that opened it takes the focus again.
+  useEffect(() => {
+    if (typeof focusImageId !== "string" || !painting) return;
+    articleRef.current?.querySelector<HTMLElement>(`a[href="/${CSS.escape(painting.id)}/image/${CSS.escape(focusImageId)}"]`)?.focus();
+  }, [focusImageId, painting]);
   if (!painting) return <NotFoundPage />;
   const sold = isPaintingSold(painting);
   const [mainImage, ...otherImages] = painting.images;
 
   return (
-    <article className="page painting-detail">
+    <article className="page painting-detail" ref={articleRef}>
       <div className="painting-detail__gallery">
         {mainImage ? (
           <Link to={`/${painting.id}/image/${mainImage.id}`} className="painting-detail__main-image" aria-label={`View ${mainImage.alt} full screen`}>

@@ -19,6 +19,11 @@ export interface ConfirmDialogProps {
   /** Replaces the confirm label while pending, e.g. "Deleting…". */
   confirmPendingLabel?: string;
   confirmVariant?: ButtonVariant;
+  /**
+   * Where focus goes when the dialog closes. Without a `trigger` Radix has nothing to return to; call
+   * `event.preventDefault()` and focus the control that opened the dialog.
+   */
+  onCloseAutoFocus?: (event: Event) => void;
 }
 
 /**
@@ -41,6 +46,7 @@ export function ConfirmDialog({
   confirmPending = false,
   confirmPendingLabel,
   confirmVariant = "primary",
+  onCloseAutoFocus,
 }: ConfirmDialogProps) {
   return (
     <Dialog open={open} defaultOpen={defaultOpen} onOpenChange={onOpenChange}>
@@ -54,6 +60,7 @@ export function ConfirmDialog({
         // An alert dialog asks for an explicit answer, so a stray click outside must not dismiss it.
         onPointerDownOutside={(event) => event.preventDefault()}
         onInteractOutside={(event) => event.preventDefault()}
+        onCloseAutoFocus={onCloseAutoFocus}
       >
         <div className="atelier-dialog__actions">
           <DialogClose asChild>
