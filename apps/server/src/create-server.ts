@@ -12,6 +12,7 @@ import { createContactRoutes } from "./contact/contact-routes.ts";
 import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "./database/database-errors.ts";
 import type { AtelierDatabase } from "./database/open-database.ts";
 import { HttpError, internalServerErrorMessage } from "./http/http-errors.ts";
+import { createRequestBodyLimits } from "./http/request-body-limits.ts";
 import {
   createCsrfMiddleware,
   createIdentityContextMiddleware,
@@ -113,7 +114,8 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   // gzip as a chunked stream (their length is unknown to it), costing more than it saves.
   const compressSite = compress();
   app.use(async (c, next) => (isApiPath(c.req.path) ? next() : compressSite(c, next)));
-  // The upload's size limit runs before the CSRF check, which may read a form body itself; study answers carry `error`.
+  // Body limits run before the CSRF check, which may read a form body itself; the upload keeps its own larger limit.
+  app.use(createRequestBodyLimits());
   app.use("/api/upload-subtitles/*", createUploadBodyLimit());
   app.use("/api/*", createStudyCsrfFailureShape());
   app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
@@ -171,7 +173,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   }
   app.notFound((c) => c.json({ message: `There is nothing to ${c.req.method} at ${c.req.path}.` }, 404));
 
-  app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production" }));
+  app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production", publicOrigin: configuration.publicOrigin }));
 
   return app;
 }

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import * as v from "valibot";
 import type { Captcha, CaptchaVerificationResult } from "../captcha/captcha.ts";
 import type { Clock } from "../clock.ts";
@@ -12,7 +11,6 @@ import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
 import { createContactMail } from "./contact-mail.ts";
 import { contactRequestSchema } from "./contact-schema.ts";
 
-export const contactBodyLimitBytes = 32 * 1024;
 export const contactSuccessMessage = "Thank you! Your message has been sent.";
 export const captchaMissingMessage = "Please complete the captcha verification";
 
@@ -32,14 +30,8 @@ const captchaRejectionMessages = {
  */
 export function createContactRoutes(options: { configuration: Configuration; database: AtelierDatabase; mailer: Mailer; captcha: Captcha; rateLimiter: RateLimiter; clock: Clock }): Hono {
   const routes = new Hono();
-  const limitBody = bodyLimit({
-    maxSize: contactBodyLimitBytes,
-    onError: () => {
-      throw new RequestValidationError(`The message is too large. Please keep it under ${contactBodyLimitBytes / 1024} KB.`);
-    },
-  });
-
-  routes.on("POST", ["/contact", "/contact/"], limitBody, async (c) => {
+  // The body's size is bounded before it gets here, with the other families (`createRequestBodyLimits`).
+  routes.on("POST", ["/contact", "/contact/"], async (c) => {
     const clientAddress = getClientAddress(c, { trustProxy: options.configuration.trustProxy });
     const rateLimitDecision = await options.rateLimiter.registerRequest(clientAddress ?? "unknown");
     if (rateLimitDecision.status === "limited") {

@@ -1,0 +1,142 @@
+import type { IncomingMessage } from "node:http";
+import type { Context, MiddlewareHandler } from "hono";
+
+/** Which limit and which answer shape a request body gets, decided by its path alone. */
+export type RequestBodyFamily = "identity" | "study" | "contact" | "billing" | "stripe-webhook" | "development-billing" | "other";
+
+/**
+ * The most each family reads (decision 0024): the JSON APIs 64 KiB (their largest body, a passkey attestation or a
+ * contact message of 5,000 characters, is a few KiB to ~35 KiB); the study API 1 MiB, because mark-studied carries one
+ * id per card of a session and a group may hold 20,000 cards (~780 KB of ids); the webhook 1 MiB (Stripe's events are
+ * a few KiB, the largest — an invoice with its line items — well under 512 KiB); forms and everything else 16 KiB.
+ */
+export const requestBodyLimitBytesByFamily = {
+  identity: 64 * 1024,
+  study: 1024 * 1024,
+  contact: 64 * 1024,
+  billing: 64 * 1024,
+  "stripe-webhook": 1024 * 1024,
+  "development-billing": 16 * 1024,
+  other: 16 * 1024,
+} as const satisfies Record<RequestBodyFamily, number>;
+
+/** How long a refused connection may still deliver bytes after the 413, and how many, before it is closed. */
+export const refusedBodyLingerMilliseconds = 1_000;
+export const refusedBodyLingerBytes = 4 * 1024 * 1024;
+
+function isBelow(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** The subtitle upload keeps its own, larger limit (`createUploadBodyLimit`); `null` means "not ours to limit". */
+export function requestBodyFamilyOf(path: string): RequestBodyFamily | null {
+  if (isBelow(path, "/api/upload-subtitles")) return null;
+  if (isBelow(path, "/_allauth")) return "identity";
+  if (isBelow(path, "/api")) return "study";
+  if (isBelow(path, "/messages")) return "contact";
+  if (isBelow(path, "/stripe/webhook")) return "stripe-webhook";
+  if (isBelow(path, "/user")) return "billing";
+  if (isBelow(path, "/dev/billing")) return "development-billing";
+  return "other";
+}
+
+function describeBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
+}
+
+/** The 413 in the family's own shape: allauth's error envelope, the study API's `error`, elsewhere `message`. */
+export function requestTooLargeBodyOf(family: RequestBodyFamily): Record<string, unknown> {
+  const limit = describeBytes(requestBodyLimitBytesByFamily[family]);
+  switch (family) {
+    case "identity": {
+      const message = `The request body is larger than ${limit}, the most this endpoint accepts; send only the fields it asks for.`;
+      return { status: 413, errors: [{ message, code: "request_too_large" }] };
+    }
+    case "study": {
+      const message = `The request body is larger than ${limit}, the most the study API accepts; send fewer cards at a time.`;
+      return { error: message, message };
+    }
+    case "contact":
+      return { message: `Your message is too large to send (the limit is ${limit}). Please shorten it and try again.` };
+    case "stripe-webhook":
+      return { message: `The webhook body is larger than ${limit}, more than any Stripe event; it was not read.` };
+    case "billing":
+    case "development-billing":
+    case "other":
+      return { message: `The request body is larger than ${limit}, the most this address accepts; send a smaller body.` };
+    default:
+      return family satisfies never;
+  }
+}
+
+/**
+ * Node destroys a `Connection: close` socket as soon as the answer is written. A client still sending then meets a
+ * reset, which may reach it before it has read the 413 (RFC 9112 §9.6): so the socket is half-closed, the bytes
+ * already in flight are discarded for a moment, and it closes when the client does or the moment is over.
+ */
+function closeWithoutResetAfterTheAnswer(incoming: IncomingMessage): void {
+  const socket = incoming.socket;
+  if (!socket || socket.destroyed) return;
+  let closing = false;
+  socket.destroySoon = () => {
+    if (closing) return;
+    closing = true;
+    socket.end();
+    const lingerTimer = setTimeout(() => socket.destroy(), refusedBodyLingerMilliseconds);
+    lingerTimer.unref();
+    socket.once("close", () => clearTimeout(lingerTimer));
+    let discardedBytes = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      discardedBytes += chunk.length;
+      if (discardedBytes > refusedBodyLingerBytes) socket.destroy();
+    });
+  };
+}
+
+function refuse(c: Context, family: RequestBodyFamily): Response {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming) closeWithoutResetAfterTheAnswer(incoming);
+  return c.json(requestTooLargeBodyOf(family), 413, { Connection: "close" });
+}
+
+/**
+ * Bounds every request body before anything reads it (CSRF included): by `Content-Length` when the request has one,
+ * else by counting the chunks as they arrive, keeping at most the family's limit in memory. A larger body is answered
+ * 413 in the shape of the API it was sent to, with `Connection: close`; the rest of it is never read.
+ *
+ * @example
+ * app.use(createRequestBodyLimits());
+ */
+export function createRequestBodyLimits(): MiddlewareHandler {
+  return async function limitRequestBody(c, next) {
+    const body = c.req.raw.body;
+    const family = requestBodyFamilyOf(c.req.path);
+    if (!body || family === null) return next();
+    const maximumBytes = requestBodyLimitBytesByFamily[family];
+
+    const contentLength = c.req.header("content-length");
+    if (contentLength !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
+      // Node's parser never hands over more than the announced length, so the header is the body's size.
+      return Number(contentLength) > maximumBytes ? refuse(c, family) : next();
+    }
+
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let receivedBytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      receivedBytes += value.byteLength;
+      if (receivedBytes > maximumBytes) return refuse(c, family);
+      chunks.push(value);
+    }
+    const whole = new Uint8Array(receivedBytes);
+    let offset = 0;
+    for (const chunk of chunks) {
+      whole.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    c.req.raw = new Request(c.req.raw, { body: whole });
+    return next();
+  };
+}
