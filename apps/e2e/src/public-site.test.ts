@@ -227,5 +227,10 @@ describe("given a crawler that runs no JavaScript", () => {
     expect(catalogueHtml).toContain("https://schema.org/OutOfStock");
     const paintingHtml = await (await fetch(`${testbed.server.origin}/the-face-i-dont-show`)).text();
     expect(paintingHtml).toContain('"priceCurrency":"CHF"');
+    // Absolute URLs name the origin the site runs on (PUBLIC_ORIGIN), not one fixed when it was built.
+    expect(paintingHtml).toContain(`<meta property="og:url" content="${testbed.server.origin}/the-face-i-dont-show"/>`);
+    expect(paintingHtml).toContain(`"url":"${testbed.server.origin}/the-face-i-dont-show"`);
+    expect(paintingHtml).not.toContain("localhost:3000");
+    expect(paintingHtml).not.toContain(".invalid");
   });
 });

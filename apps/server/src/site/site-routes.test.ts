@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
+import { publicOriginPlaceholder } from "./site-routes.ts";
 import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
 
 const inlineScript = 'window.__reactRouterContext = {"basename":"/"};';
@@ -20,8 +21,8 @@ function writeFixtureFile(relativePath: string, content: string) {
   fs.writeFileSync(filePath, content);
 }
 
-function createTestApp(options: { webBuildDirectory?: string } = {}) {
-  const configuration = loadConfiguration({ NODE_ENV: "test", WEB_BUILD_DIR: options.webBuildDirectory ?? buildDirectory });
+function createTestApp(options: { webBuildDirectory?: string; publicOrigin?: string } = {}) {
+  const configuration = loadConfiguration({ NODE_ENV: "test", WEB_BUILD_DIR: options.webBuildDirectory ?? buildDirectory, PUBLIC_ORIGIN: options.publicOrigin ?? "" });
   return createServer({ configuration, database: testDatabase.database });
 }
 
@@ -31,6 +32,10 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(fixtureDirectory, "secret.txt"), "outside the build");
   writeFixtureFile("index.html", pageHtml("Gallery"));
   writeFixtureFile("paintings/index.html", pageHtml("Paintings"));
+  writeFixtureFile(
+    "about/index.html",
+    `<!doctype html><html><head><meta property="og:url" content="${publicOriginPlaceholder}/about"/><script type="application/ld+json">{"url":"${publicOriginPlaceholder}/about"}</script><script>window.x=1</script></head><body>About</body></html>`,
+  );
   writeFixtureFile("Licence/index.html", pageHtml("Licence"));
   writeFixtureFile("footprints-in-the-sand/index.html", pageHtml("Footprints in the sand"));
   writeFixtureFile("footprints-in-the-sand/image/1/index.html", pageHtml("Viewer"));
@@ -92,6 +97,14 @@ describe("given a prerendered web build", () => {
       expect(response.status).toBe(404);
       expect(await response.text()).toContain("<title>Page not found</title>");
     }
+  });
+
+  it("should put the server's public origin where the build left the placeholder, in meta tags and JSON-LD alike", async () => {
+    const response = await createTestApp({ publicOrigin: "http://atelier.localhost:8080" }).request("/about");
+    const html = await response.text();
+    expect(html).toContain('<meta property="og:url" content="http://atelier.localhost:8080/about"/>');
+    expect(html).toContain('{"url":"http://atelier.localhost:8080/about"}');
+    expect(html).not.toContain(publicOriginPlaceholder);
   });
 
   it("should match paths case-sensitively", async () => {

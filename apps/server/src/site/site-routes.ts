@@ -42,7 +42,12 @@ export type SiteRoutesOptions = {
   clientOnlyRoutePatterns?: readonly string[];
   /** In development the build is re-listed at most once a second, so a rebuild shows without a restart. */
   rereadBuild: boolean;
+  /** Replaces `publicOriginPlaceholder` in every page, so og:url, canonical links and JSON-LD name this host. */
+  publicOrigin?: string;
 };
+
+/** What apps/web's prerender writes where the public origin belongs (its `PUBLIC_ORIGIN_PLACEHOLDER`). */
+export const publicOriginPlaceholder = "https://public-origin.atelier.invalid";
 
 type HtmlPage = { html: string; inlineScriptHashes: string[] };
 
@@ -73,7 +78,8 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
     if (cached) {
       return cached;
     }
-    const html = await fs.readFile(path.join(options.webBuildDirectory, relativePath), "utf8");
+    const builtHtml = await fs.readFile(path.join(options.webBuildDirectory, relativePath), "utf8");
+    const html = options.publicOrigin ? builtHtml.replaceAll(publicOriginPlaceholder, options.publicOrigin) : builtHtml;
     const page = { html, inlineScriptHashes: findInlineScriptHashes(html) };
     htmlPages.set(relativePath, page);
     return page;

@@ -1,8 +1,18 @@
 import type { MetaDescriptor } from "react-router";
 import { artistProfile, paintings } from "@atelier/catalogue";
 
-/** Absolute URLs in social previews need the public origin, fixed when the site is built. */
-export const SITE_ORIGIN = (import.meta.env.VITE_SITE_ORIGIN as string | undefined)?.replace(/\/$/, "") ?? "http://localhost:3000";
+/**
+ * Stands for the public origin in the prerendered HTML; the server puts its PUBLIC_ORIGIN in its place when it serves
+ * a page (apps/server `publicOriginPlaceholder`, the same string), so one build serves any host.
+ */
+export const PUBLIC_ORIGIN_PLACEHOLDER = "https://public-origin.atelier.invalid";
+
+/**
+ * Absolute URLs in social previews and structured data: the page's own origin in the browser, and at prerender time
+ * `VITE_SITE_ORIGIN` when a build fixes it, else the placeholder the server replaces.
+ */
+export const SITE_ORIGIN =
+  typeof window !== "undefined" ? window.location.origin : ((import.meta.env.VITE_SITE_ORIGIN as string | undefined)?.replace(/\/$/, "") ?? PUBLIC_ORIGIN_PLACEHOLDER);
 
 export const SITE_NAME = artistProfile.studioName;
 
