@@ -29,8 +29,21 @@ function createBillingTestApp(options: { billingProvider?: BillingProvider } = {
 
 let app: ReturnType<typeof createBillingTestApp>;
 
+/** The development pages answer only this machine with no proxy in between: the test browser reaches them directly. */
+function withoutRelayHeadersOnDevelopmentPages(server: typeof app): typeof app {
+  const direct: typeof app = Object.create(server);
+  direct.request = (input, init, ...rest) => {
+    const path = typeof input === "string" ? input : input instanceof Request ? new URL(input.url).pathname : input.pathname;
+    if (!path.startsWith("/dev/")) return server.request(input, init, ...rest);
+    const headers = new Headers(init?.headers);
+    headers.delete("X-Forwarded-For");
+    return server.request(input, { ...init, headers }, ...rest);
+  };
+  return direct;
+}
+
 async function signedIn(email: string): Promise<StudyTestClient & { userId: string }> {
-  const client = createStudyTestClient(app);
+  const client = createStudyTestClient(withoutRelayHeadersOnDevelopmentPages(app));
   const userId = await client.signUp(email);
   return Object.assign(client, { userId });
 }

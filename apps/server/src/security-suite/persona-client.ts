@@ -108,7 +108,8 @@ export function storeResponseCookies(cookies: Map<string, string>, headers: Head
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any server variables
 export async function sendAs(app: Hono<any>, persona: Persona, method: string, request: RouteRequest, options: { csrf?: CsrfVariant; storeCookies?: boolean } = {}): Promise<PersonaResponse> {
   const csrf = options.csrf ?? "valid";
-  const headers: Record<string, string> = { "X-Forwarded-For": persona.address, "User-Agent": personaUserAgent };
+  // The development pages answer only this machine with no proxy in between, so their requests carry no relay header.
+  const headers: Record<string, string> = request.path.startsWith("/dev/") ? { "User-Agent": personaUserAgent } : { "X-Forwarded-For": persona.address, "User-Agent": personaUserAgent };
   const { body, contentType } = buildBody(request);
   if (contentType !== null) headers["Content-Type"] = contentType;
   if (isAppClientPath(request.path)) {

@@ -136,7 +136,8 @@ describe("given a server whose public origin is https", () => {
     const testDatabase = await openTestDatabase("sqlite");
     const webBuildDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-security-empty-web-"));
     try {
-      const origin = "https://atelier.example";
+      // A localhost origin: the test environment refuses a public one (its development stand-ins would be reachable).
+      const origin = "https://localhost:8443";
       const app = createSecurityTestApp(testDatabase, { webBuildDirectory, environment: { PUBLIC_ORIGIN: origin } });
       const visitor: Persona = { role: "anonymous", email: null, userId: null, address: "203.0.113.60", cookies: new Map(), appSessionToken: null };
       const answers: PersonaResponse[] = [];
