@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeDueAt, isCardDue } from "./schedule.ts";
+import { rateCard } from "./progress.ts";
+import { computeDueAt, describeReviewDelay, isCardDue, nextReviewAfterAnswer } from "./schedule.ts";
 import type { CardProgress } from "./types.ts";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -40,5 +41,30 @@ describe("isCardDue", () => {
 
   it("says a started card that was never scheduled is due", () => {
     expect(isCardDue(startedProgress(null), now)).toBe(true);
+  });
+});
+
+describe("given a card and an answer not yet given", () => {
+  it("should say where a right answer takes it and when it comes back, up to box 5", () => {
+    expect(nextReviewAfterAnswer(1, true)).toEqual({ box: 2, daysUntilDue: 1 });
+    expect(nextReviewAfterAnswer(2, true)).toEqual({ box: 3, daysUntilDue: 3 });
+    expect(nextReviewAfterAnswer(4, true)).toEqual({ box: 5, daysUntilDue: 30 });
+    expect(nextReviewAfterAnswer(5, true)).toEqual({ box: 5, daysUntilDue: 30 });
+  });
+
+  it("should send a wrong answer back to box 1, due the same day", () => {
+    for (const box of [1, 2, 3, 4, 5] as const) expect(nextReviewAfterAnswer(box, false)).toEqual({ box: 1, daysUntilDue: 0 });
+  });
+
+  it("should agree with rateCard's due date", () => {
+    const now = new Date("2026-03-10T15:00:00Z");
+    const rated = rateCard(undefined, "p", true, now);
+    const expected = nextReviewAfterAnswer(1, true);
+    expect(rated.box).toBe(expected.box);
+    expect(Date.parse(rated.dueAt ?? "") - Date.UTC(2026, 2, 10)).toBe(expected.daysUntilDue * 86_400_000);
+  });
+
+  it("should put the delay in words", () => {
+    expect([0, 1, 3, 30].map(describeReviewDelay)).toEqual(["today", "tomorrow", "in 3 days", "in 30 days"]);
   });
 });

@@ -40,4 +40,34 @@ export function isCardDue(progress: CardProgress | undefined, now: Date): boolea
   return Date.parse(progress.dueAt) <= now.getTime();
 }
 
+/** When a card comes back after an answer: its new box and the number of whole days until it is due. */
+export interface NextReview {
+  box: BoxNumber;
+  daysUntilDue: number;
+}
+
+/**
+ * What an answer would do to a card in `box`, for the rating buttons to say it before the learner presses one: a right
+ * answer moves it up one box (at most to 5), a wrong one back to box 1; the days are the new box's interval.
+ *
+ * @example
+ * nextReviewAfterAnswer(2, true); // { box: 3, daysUntilDue: 3 }
+ */
+export function nextReviewAfterAnswer(box: BoxNumber, isCorrect: boolean): NextReview {
+  const nextBox: BoxNumber = isCorrect ? (Math.min(box + 1, 5) as BoxNumber) : 1;
+  return { box: nextBox, daysUntilDue: REVIEW_INTERVAL_DAYS_BY_BOX[nextBox] };
+}
+
+/**
+ * The delay of a review in a learner's words: "today", "tomorrow", "in 3 days".
+ *
+ * @example
+ * describeReviewDelay(7); // "in 7 days"
+ */
+export function describeReviewDelay(daysUntilDue: number): string {
+  if (daysUntilDue <= 0) return "today";
+  if (daysUntilDue === 1) return "tomorrow";
+  return `in ${daysUntilDue} days`;
+}
+
 export { assertValidClock };
