@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONTACT_FALLBACK_ERROR_MESSAGE, CONTACT_NETWORK_ERROR_MESSAGE, sendContactMessage, type ContactMessageInput } from "./contact-client.ts";
+import { CONTACT_FALLBACK_ERROR_MESSAGE, CONTACT_NETWORK_ERROR_MESSAGE, CONTACT_TOO_LARGE_MESSAGE, sendContactMessage, type ContactMessageInput } from "./contact-client.ts";
 
 const input: ContactMessageInput = { name: "Ada", email: "ada@example.com", message: "Hello", recaptchaToken: "token", website: "" };
 
@@ -30,6 +30,15 @@ describe("sendContactMessage", () => {
       status: "error",
       message: "Please enter a valid e-mail address.",
     });
+  });
+
+  it("should show the server's 413 message when the message is too large", async () => {
+    const serverMessage = "Your message is too large to send (the limit is 64 KB). Please shorten it and try again.";
+    expect(await sendContactMessage(input, answering(413, { message: serverMessage }))).toEqual({ status: "error", message: serverMessage });
+  });
+
+  it("should say the message is too large when a 413 comes without a message, as from a proxy's page", async () => {
+    expect(await sendContactMessage(input, answering(413, "<html>413 Request Entity Too Large</html>", "text/html"))).toEqual({ status: "error", message: CONTACT_TOO_LARGE_MESSAGE });
   });
 
   it("should fall back to 'Something went wrong' when the server says nothing usable", async () => {

@@ -17,6 +17,7 @@ export type ContactSendResult = { status: "sent"; message: string } | { status: 
 export const CONTACT_NETWORK_ERROR_MESSAGE = "Network error. Please try again.";
 export const CONTACT_FALLBACK_ERROR_MESSAGE = "Something went wrong";
 export const CONTACT_SENT_MESSAGE = "Thank you! Your message has been sent.";
+export const CONTACT_TOO_LARGE_MESSAGE = "Your message is too large to send. Please shorten it and try again.";
 
 const messageBodySchema = v.object({ message: v.pipe(v.string(), v.nonEmpty()) });
 
@@ -46,7 +47,9 @@ export async function sendContactMessage(input: ContactMessageInput, fetchImplem
     if (error instanceof HTTPError) {
       const body: unknown = await error.response.json().catch(() => undefined);
       const parsed = v.safeParse(messageBodySchema, body);
-      return { status: "error", message: parsed.success ? parsed.output.message : CONTACT_FALLBACK_ERROR_MESSAGE };
+      if (parsed.success) return { status: "error", message: parsed.output.message };
+      // A proxy in front of the server may refuse a large body with a page of its own.
+      return { status: "error", message: error.response.status === 413 ? CONTACT_TOO_LARGE_MESSAGE : CONTACT_FALLBACK_ERROR_MESSAGE };
     }
     return { status: "error", message: CONTACT_NETWORK_ERROR_MESSAGE };
   }
