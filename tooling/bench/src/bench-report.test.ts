@@ -111,3 +111,67 @@ describe("flattenFigures", () => {
     ]);
   });
 });
+
+describe("given the hostile-input result and what the subtitles, anonymous-race and server-startup benches add", () => {
+  const hostileInput: BenchResult = {
+    name: "hostile-input",
+    measuredAt: generatedAt,
+    figures: {
+      bodies: {
+        loginChunked: {
+          label: "400 MB multipart sign-in (chunked)",
+          bytesOffered: 400 * 1_048_576,
+          bytesSent: 4 * 1_048_576,
+          status: 413,
+          millisecondsToAnswer: 11.6,
+          serverResidentGrowthMegabytes: 0.2,
+          serverResidentPeakGrowthMegabytes: 0.3,
+          siteConfigRequestsMeanwhile: 2,
+          siteConfigMedianMilliseconds: 7.5,
+          siteConfigMaximumMilliseconds: 10.2,
+        },
+        webhookContentLength: { label: "600 MB Stripe webhook (Content-Length)", bytesOffered: 600 * 1_048_576, bytesSent: 3.5 * 1_048_576, status: 413, millisecondsToAnswer: 42.7, serverResidentGrowthMegabytes: 2.3 },
+      },
+    },
+    notes: ["The server in its own process."],
+  };
+  const subtitles: BenchResult = { name: "subtitles", measuredAt: generatedAt, figures: { hostileInput: { uploadTooLarge: { status: 413, millisecondsToAnswer: 20 } } }, notes: [] };
+  const anonymousRace: BenchResult = { name: "anonymous-race", measuredAt: generatedAt, figures: { sqlite: 20, postgresql: 20 }, notes: [] };
+  const serverStartup: BenchResult = {
+    name: "server-startup",
+    measuredAt: generatedAt,
+    figures: {
+      compiled: { readyMillisecondsMedian: 410, residentAtReadyMegabytesMedian: 95.5, residentAfterRequestsMegabytesMedian: 120 },
+      source: { readyMillisecondsMedian: 1900, residentAtReadyMegabytesMedian: 180, residentAfterRequestsMegabytesMedian: 210 },
+    },
+    notes: [],
+  };
+
+  it("should show a Hostile input table with a row per body, and not the same figures again as generic rows", () => {
+    const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [hostileInput], machine, generatedAt }));
+    expect(markdown).toContain("## Hostile input");
+    expect(markdown).toContain("| body | status | answer after | sent before the answer | server RSS Δ (peak Δ) | GET /site-config meanwhile: median / max |");
+    expect(markdown).toContain("| 400 MB multipart sign-in (chunked) | 413 | 11.6 ms | 4 MB of 400 MB | 0.2 MB (0.3 MB) | 7.5 ms / 10.2 ms (2 requests) |");
+    expect(markdown).toContain("| 600 MB Stripe webhook (Content-Length) | 413 | 42.7 ms | 3.5 MB of 600 MB | 2.3 MB (—) | — / — |");
+    expect(markdown).not.toContain("## hostile-input");
+  });
+
+  it("should name the statuses, the slowest answer and the largest memory growth among the key figures", () => {
+    const report = buildBenchReport({ results: [hostileInput], machine, generatedAt });
+    expect(report.keyFigures).toContainEqual({ area: "Hostile input", figure: "2 oversized bodies: statuses, slowest answer, largest server RSS Δ", value: "413; 42.7 ms; 2.3 MB" });
+  });
+
+  it("should add the subtitle upload's, the anonymous race's and the start-up's figures to the section when they are present", () => {
+    const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [subtitles, anonymousRace, serverStartup], machine, generatedAt }));
+    expect(markdown).toContain("## Hostile input");
+    expect(markdown).toContain("| uploadTooLarge.status | 413 |");
+    expect(markdown).toContain("| SQLite | 20 |");
+    expect(markdown).toContain("| PostgreSQL | 20 |");
+    expect(markdown).toContain("| compiled (dist/main.js) | 410 ms | 95.5 MB | 120 MB |");
+    expect(markdown).toContain("| from source (tsx) | 1,900 ms | 180 MB | 210 MB |");
+  });
+
+  it("should leave the section out when none of these results is there", () => {
+    expect(renderBenchReportMarkdown(buildBenchReport({ results: fixtures, machine, generatedAt }))).not.toContain("## Hostile input");
+  });
+});

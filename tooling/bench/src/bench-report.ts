@@ -154,6 +154,19 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       });
     }
   }
+  const hostileBodies = hostileBodiesOf(byName.get("hostile-input"));
+  if (hostileBodies.length > 0) {
+    const largest = (key: string) => {
+      const values = hostileBodies.map(([, body]) => numberAt(body, key)).filter((value): value is number => value !== undefined);
+      return values.length === 0 ? undefined : Math.max(...values);
+    };
+    const statuses = [...new Set(hostileBodies.map(([, body]) => formatNumber(numberAt(body, "status"))))].join(", ");
+    rows.push({
+      area: "Hostile input",
+      figure: `${hostileBodies.length} oversized bodies: statuses, slowest answer, largest server RSS Δ`,
+      value: `${statuses}; ${formatNumber(largest("millisecondsToAnswer"), " ms")}; ${formatNumber(largest("serverResidentGrowthMegabytes"), " MB")}`,
+    });
+  }
   const freshClone = byName.get("fresh-clone");
   if (freshClone !== undefined) {
     rows.push({
@@ -288,6 +301,75 @@ function renderFreshClone(freshClone: BenchResult): Table {
   };
 }
 
+/** The `bodies` of the hostile-input bench, in the order it sent them. */
+function hostileBodiesOf(hostileInput: BenchResult | undefined): Array<[string, BenchFigure]> {
+  return Object.entries(objectAt(hostileInput?.figures, "bodies"));
+}
+
+function renderHostileBodies(hostileInput: BenchResult): Table {
+  return {
+    columns: ["body", "status", "answer after", "sent before the answer", "server RSS Δ (peak Δ)", "GET /site-config meanwhile: median / max"],
+    rows: hostileBodiesOf(hostileInput).map(([key, body]) => {
+      const label = figureAt(body, "label");
+      const bytesSent = numberAt(body, "bytesSent");
+      const siteConfigRequests = numberAt(body, "siteConfigRequestsMeanwhile");
+      return [
+        typeof label === "string" ? label : key,
+        formatNumber(numberAt(body, "status")),
+        formatNumber(numberAt(body, "millisecondsToAnswer"), " ms"),
+        `${formatMegabytes(bytesSent)} of ${formatMegabytes(numberAt(body, "bytesOffered"))}`,
+        `${formatNumber(numberAt(body, "serverResidentGrowthMegabytes"), " MB")} (${formatNumber(numberAt(body, "serverResidentPeakGrowthMegabytes"), " MB")})`,
+        `${formatNumber(numberAt(body, "siteConfigMedianMilliseconds"), " ms")} / ${formatNumber(numberAt(body, "siteConfigMaximumMilliseconds"), " ms")}${siteConfigRequests === undefined ? "" : ` (${formatNumber(siteConfigRequests)} requests)`}`,
+      ];
+    }),
+  };
+}
+
+function renderAnonymousRace(anonymousRace: BenchResult): Table {
+  const rows = Object.entries(anonymousRace.figures)
+    .filter(([engine]) => engine in engineLabels)
+    .map(([engine, memorized]) => [engineLabelOf(engine), typeof memorized === "number" ? formatNumber(memorized) : flattenFigures(memorized).map(([figure, value]) => `${figure} ${value}`).join(", ")]);
+  return { columns: ["engine", "memorized cards after the race"], rows };
+}
+
+const serverStartupLabels: Record<string, string> = { compiled: "compiled (dist/main.js)", source: "from source (tsx)" };
+
+function renderServerStartup(serverStartup: BenchResult): Table {
+  const rows = ["compiled", "source"]
+    .filter((kind) => figureAt(serverStartup.figures, kind) !== undefined)
+    .map((kind) => [
+      serverStartupLabels[kind] ?? kind,
+      formatNumber(numberAt(serverStartup.figures, `${kind}.readyMillisecondsMedian`), " ms"),
+      formatNumber(numberAt(serverStartup.figures, `${kind}.residentAtReadyMegabytesMedian`), " MB"),
+      formatNumber(numberAt(serverStartup.figures, `${kind}.residentAfterRequestsMegabytesMedian`), " MB"),
+    ]);
+  return { columns: ["server", "ready (median)", "RSS at ready (median)", "RSS after requests (median)"], rows };
+}
+
+/** The hostile-input bench's bodies, and what the subtitles, anonymous-race and server-startup benches add to it. */
+function renderHostileInputSection(results: Map<string, BenchResult>): string[] | null {
+  const hostileInput = results.get("hostile-input");
+  const uploadFigures = figureAt(results.get("subtitles")?.figures, "hostileInput");
+  const anonymousRace = results.get("anonymous-race");
+  const serverStartup = results.get("server-startup");
+  if (hostileInput === undefined && uploadFigures === undefined && anonymousRace === undefined && serverStartup === undefined) return null;
+  const body: string[] = [];
+  if (hostileInput !== undefined) {
+    body.push(
+      ...renderTable(renderHostileBodies(hostileInput)),
+      "",
+      "The largest body of each family, sent to the real server as fast as the socket takes it; the client stops writing at the answer. RSS Δ is the server's resident memory after minus before.",
+      "",
+    );
+  }
+  if (uploadFigures !== undefined) {
+    body.push("Subtitle upload (the subtitles bench's `hostileInput`):", "", ...renderTable({ columns: ["figure", "value"], rows: flattenFigures(uploadFigures) }), "");
+  }
+  if (anonymousRace !== undefined) body.push("An anonymous learner's limit under racing ratings (anonymous-race):", "", ...renderTable(renderAnonymousRace(anonymousRace)), "");
+  if (serverStartup !== undefined) body.push("Server start-up (server-startup):", "", ...renderTable(renderServerStartup(serverStartup)), "");
+  return trimTrailingBlankLines(body);
+}
+
 function formatLeaf(value: BenchFigure): string {
   if (typeof value === "number") return formatNumber(value);
   if (Array.isArray(value) && value.every((item) => typeof item === "number" || typeof item === "string")) {
@@ -365,7 +447,10 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
   const freshClone = results.get("fresh-clone");
   if (freshClone !== undefined) section("Fresh clone to first page", renderTable(renderFreshClone(freshClone)));
 
-  const dedicated = new Set<string>(EXPECTED_BENCH_NAMES);
+  const hostileInputSection = renderHostileInputSection(results);
+  if (hostileInputSection !== null) section("Hostile input", hostileInputSection);
+
+  const dedicated = new Set<string>([...EXPECTED_BENCH_NAMES, "hostile-input"]);
   for (const [name, result] of results) {
     if (dedicated.has(name)) continue;
     const rows = flattenFigures(result.figures);
