@@ -48,14 +48,47 @@ describe("given the flashcard session", () => {
     renderSession();
     expect(await screen.findByText("Good morning")).toBeTruthy();
     expect(screen.getByText("1 / 2")).toBeTruthy();
+    expect(screen.queryByText("God morgon")).toBeNull();
     fireEvent.keyDown(document.body, { key: " " });
+    // After the flip both sentences show, the English one above.
     expect(screen.getByText("God morgon")).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "I got it Right" }));
+    expect(screen.getByText("Good morning")).toBeTruthy();
+    // Each rating button says when the card comes back.
+    expect(screen.getByRole("button", { name: /^I will try Again/ }).textContent).toBe("I will try Againback today");
+    expect(screen.getByRole("button", { name: /^I got it Right/ }).textContent).toBe("I got it Rightback tomorrow");
+    fireEvent.click(screen.getByRole("button", { name: /^I got it Right/ }));
     expect(await screen.findByText("Thank you")).toBeTruthy();
     expect(screen.getByText("2 / 2")).toBeTruthy();
     expect(fakeClient.ratePair).toHaveBeenCalledWith("p1", true);
     // The session is saved by an effect after the render that shows the new card.
     await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ groupId: "g1", state: { index: 1 } }));
+  });
+
+  it("should summarize the session once every card has an answer", async () => {
+    fakeClient.ratePair
+      .mockResolvedValueOnce({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false } })
+      .mockResolvedValueOnce({ status: "ok", data: { pair: { id: "p2", current_box: 1 }, memorized: 0, anonymous_limit_reached: false } });
+    renderSession();
+    await screen.findByText("Good morning");
+    fireEvent.keyDown(document.body, { key: "ArrowRight" });
+    await screen.findByText("Thank you");
+    fireEvent.keyDown(document.body, { key: "ArrowLeft" });
+    expect(await screen.findByRole("heading", { name: "Session summary" })).toBeTruthy();
+    expect(screen.getByText("The first of these cards comes back today.")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Keep going" }));
+    expect(screen.queryByRole("heading", { name: "Session summary" })).toBeNull();
+  });
+
+  it("should delete a pair from the More menu and bring it back with Undo, telling the server nothing", async () => {
+    renderSession();
+    await screen.findByText("Good morning");
+    fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect(screen.queryByText("Good morning")).toBeNull();
+    fireEvent.keyDown(document.body, { key: "z" });
+    expect(await screen.findByText("Good morning")).toBeTruthy();
+    expect(screen.getByText("1 / 2")).toBeTruthy();
+    expect(fakeClient.deletePair).not.toHaveBeenCalled();
   });
 
   it("should open 'Keep Up the Great Work!' when a rating answers 403", async () => {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useId, useReducer, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { Button, ConfirmDialog, Spinner } from "@atelier/ui";
-import { REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
+import { Button, Spinner } from "@atelier/ui";
+import { describeReviewDelay, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient, type GroupStats } from "./study-client.ts";
+import { studyClient, type FlashcardPair, type GroupStats } from "./study-client.ts";
 import {
   createInitialSessionState,
   isSessionBlocked,
@@ -11,7 +11,11 @@ import {
   saveSessionState,
   sessionConfigFromNavigationState,
   sessionReducer,
+  summarizeSession,
+  type SessionAnswer,
 } from "./session-state.ts";
+import { useReadAloud, type SpeechLanguage } from "./speech.ts";
+import { useStudyDirection } from "./study-preferences.ts";
 import { ANONYMOUS_LIMIT_DIALOG } from "./study-meta.ts";
 import { BoxStars, StudyStatsCards } from "./StudyStats.tsx";
 
@@ -35,9 +39,15 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
   const [state, dispatch] = useReducer(sessionReducer, sessionConfigFromNavigationState(location.state), createInitialSessionState);
   const [stats, setStats] = useState<GroupStats>();
   const [pending, setPending] = useState(false);
-  const [deleteOpen, setDeleteOpen] = useState(false);
   const [actionError, setActionError] = useState<string>();
   const restoreAttempted = useRef(false);
+  const [answers, setAnswers] = useState<SessionAnswer[]>([]);
+  const [summaryState, setSummaryState] = useState<"hidden" | "shown" | "dismissed">("hidden");
+  /** A deleted pair stays restorable for a few seconds before the server is told (issue 13: delete with undo). */
+  const [pendingDeletion, setPendingDeletion] = useState<{ pair: FlashcardPair; index: number } | undefined>();
+  const pendingDeletionRef = useRef<typeof pendingDeletion>(undefined);
+  const [direction] = useStudyDirection();
+  const { canSpeak, speak } = useReadAloud();
 
   const loadStats = useCallback(async () => {
     const result = await studyClient.loadStats(groupId);
@@ -52,6 +62,8 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
   const loadCards = useCallback(
     async (config: SessionConfig) => {
       dispatch({ type: "cards-requested", config });
+      setAnswers([]);
+      setSummaryState("hidden");
       const result = await studyClient.loadPairs(groupId, { ...config, cardCount: config.cardCount });
       if (result.status === "ok") dispatch({ type: "cards-loaded", cards: result.data.pairs });
       else dispatch({ type: "cards-failed", message: result.message });
@@ -96,6 +108,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
       setPending(false);
       if (result.status === "ok") {
         dispatch({ type: "rated", pairId: result.data.pair.id, currentBox: result.data.pair.current_box, anonymousLimitReached: result.data.anonymous_limit_reached });
+        setAnswers((earlier) => [...earlier, { pairId: card.id, isCorrect, fromBox: card.current_box, toBox: result.data.pair.current_box }]);
         void loadStats();
       } else if (result.httpStatus === 403) {
         dispatch({ type: "anonymous-limit-reached" });
@@ -133,17 +146,65 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     }
   };
 
-  const deletePair = async () => {
+  const sendDeletion = useCallback(
+    async (pairId: string) => {
+      const result = await studyClient.deletePair(pairId);
+      if (result.status === "ok") void loadStats();
+      else setActionError(result.message);
+    },
+    [loadStats],
+  );
+
+  const deletePair = () => {
     if (!card) return;
-    setPending(true);
-    const result = await studyClient.deletePair(card.id);
-    setPending(false);
-    setDeleteOpen(false);
-    if (result.status === "ok") {
-      dispatch({ type: "pair-deleted", pairId: card.id });
-      void loadStats();
-    } else setActionError(result.message);
+    if (pendingDeletionRef.current) void sendDeletion(pendingDeletionRef.current.pair.id);
+    const deletion = { pair: card, index: state.index };
+    pendingDeletionRef.current = deletion;
+    setPendingDeletion(deletion);
+    dispatch({ type: "pair-deleted", pairId: card.id });
   };
+
+  const undoDeletion = useCallback(() => {
+    const deletion = pendingDeletionRef.current;
+    if (!deletion) return;
+    pendingDeletionRef.current = undefined;
+    setPendingDeletion(undefined);
+    dispatch({ type: "pair-restored", pair: deletion.pair, index: deletion.index });
+  }, []);
+
+  // The server hears of a deletion once its undo has run out, or when the learner leaves the screen.
+  useEffect(() => {
+    if (!pendingDeletion) return;
+    const timer = window.setTimeout(() => {
+      if (pendingDeletionRef.current === pendingDeletion) {
+        pendingDeletionRef.current = undefined;
+        setPendingDeletion(undefined);
+        void sendDeletion(pendingDeletion.pair.id);
+      }
+    }, 6_000);
+    return () => window.clearTimeout(timer);
+  }, [pendingDeletion, sendDeletion]);
+  useEffect(
+    () => () => {
+      if (pendingDeletionRef.current) void studyClient.deletePair(pendingDeletionRef.current.pair.id);
+    },
+    [],
+  );
+
+  const summary = summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
+  const everyCardAnswered = state.cards.length > 0 && summary.answered >= state.cards.length;
+  useEffect(() => {
+    if (everyCardAnswered && summaryState === "hidden") setSummaryState("shown");
+  }, [everyCardAnswered, summaryState]);
+
+  const promptLanguage: SpeechLanguage = direction === "swedish-first" ? "sv" : "en";
+  const answerLanguage: SpeechLanguage = promptLanguage === "sv" ? "en" : "sv";
+  const textIn = (pair: FlashcardPair, language: SpeechLanguage) => (language === "sv" ? pair.swedish : pair.english);
+  const speakVisibleSide = useCallback(() => {
+    if (!card) return;
+    const language = state.side === "A" ? promptLanguage : answerLanguage;
+    speak(textIn(card, language), language);
+  }, [answerLanguage, card, promptLanguage, speak, state.side]);
 
   useEffect(() => {
     if (state.status !== "active") return;
@@ -155,18 +216,21 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
         case "Enter":
           dispatch({ type: "flipped" });
           break;
-        case "ArrowRight":
-          if (state.config.mode !== "study") return;
-          move("next");
-          break;
-        case "ArrowLeft":
-          move("previous");
-          break;
         case "1":
+        case "ArrowLeft":
           void rate(false);
           break;
         case "2":
+        case "ArrowRight":
           void rate(true);
+          break;
+        case "s":
+        case "S":
+          speakVisibleSide();
+          break;
+        case "z":
+        case "Z":
+          undoDeletion();
           break;
         default:
           return;
@@ -175,7 +239,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     };
     document.addEventListener("keydown", handleKeyDown);
     return () => document.removeEventListener("keydown", handleKeyDown);
-  }, [move, rate, state.config.mode, state.status]);
+  }, [rate, speakVisibleSide, state.status, undoDeletion]);
 
   const configPath = `/study/${encodeURIComponent(groupId)}/config`;
   const backToConfig = (
@@ -217,7 +281,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
           <p>Review the cards you have already learned in test mode:</p>
           <div className="study-actions">
             {REVIEW_OPTIONS.map((count) => (
-              <Button key={count} variant="secondary" onClick={() => void loadCards({ mode: "test", range: "reviewing", cardCount: count })}>
+              <Button key={count} variant="secondary" onClick={() => void loadCards({ mode: "test", range: "memorized", cardCount: count })}>
                 Review {count} cards
               </Button>
             ))}
@@ -226,43 +290,107 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
         </div>
       ) : null}
 
-      {card ? (
-        <>
-          <div className="flashcard-meta">
-            <BoxStars box={card.current_box} />
+      {pendingDeletion ? (
+        <div className="study-undo" role="status">
+          <span>Pair deleted.</span>
+          <Button size="small" variant="secondary" onClick={undoDeletion} aria-keyshortcuts="Z">
+            Undo
+          </Button>
+        </div>
+      ) : null}
+
+      {summaryState === "shown" && state.status === "active" ? (
+        <section className="study-summary" aria-labelledby={`${headingId}-summary`}>
+          <h2 id={`${headingId}-summary`}>Session summary</h2>
+          <dl className="study-summary__figures">
+            <div>
+              <dt>Right</dt>
+              <dd>{summary.right}</dd>
+            </div>
+            <div>
+              <dt>Again</dt>
+              <dd>{summary.again}</dd>
+            </div>
+            <div>
+              <dt>Moved up a box</dt>
+              <dd>{summary.movedUp}</dd>
+            </div>
+            <div>
+              <dt>Back to box 1</dt>
+              <dd>{summary.movedDown}</dd>
+            </div>
+          </dl>
+          {summary.nextDueInDays !== undefined ? <p>The first of these cards comes back {describeReviewDelay(summary.nextDueInDays)}.</p> : null}
+          <div className="study-actions">
+            <Button onClick={() => setSummaryState("dismissed")}>Keep going</Button>
+            {backToConfig}
+          </div>
+        </section>
+      ) : null}
+
+      {card && summaryState !== "shown" ? (
+        <div className="flashcard-stage">
+          <div className="flashcard-progress">
+            <div
+              className="flashcard-progress__bar"
+              role="progressbar"
+              aria-label="Cards answered in this session"
+              aria-valuemin={0}
+              aria-valuemax={state.cards.length}
+              aria-valuenow={Math.min(summary.answered, state.cards.length)}
+            >
+              <span style={{ width: `${(Math.min(summary.answered, state.cards.length) / state.cards.length) * 100}%` }} />
+            </div>
             <span className="flashcard-position" aria-label={`Card ${state.index + 1} of ${state.cards.length}`}>
               {state.index + 1} / {state.cards.length}
             </span>
-            <ConfirmDialog
-              open={deleteOpen}
-              onOpenChange={setDeleteOpen}
-              trigger={
-                <Button size="small" variant="ghost">
-                  Delete pair
-                </Button>
-              }
-              title="Delete this pair?"
-              description="The sentence pair is removed from the group for good."
-              confirmLabel="Delete"
-              confirmPendingLabel="Deleting…"
-              confirmPending={pending}
-              onConfirm={deletePair}
-            />
           </div>
 
-          <button
-            type="button"
-            className="flashcard"
-            data-side={state.side}
-            onClick={() => dispatch({ type: "flipped" })}
-          >
+          <div className="flashcard-meta">
+            <BoxStars box={card.current_box} />
+            <details className="flashcard-menu">
+              <summary aria-label="More actions for this card">More</summary>
+              <div className="flashcard-menu__items">
+                <Button size="small" variant="ghost" onClick={deletePair}>
+                  Delete pair
+                </Button>
+              </div>
+            </details>
+          </div>
+
+          <button type="button" className="flashcard" data-side={state.side} onClick={() => dispatch({ type: "flipped" })}>
             {/* The visible text is the button's name (WCAG 2.5.3); the hidden sentence says what pressing does. */}
-            <span className="flashcard__side-label">{state.side === "A" ? "Side A · English" : "Side B · Swedish"}</span>
-            <span className="flashcard__text" lang={state.side === "A" ? "en" : "sv"}>
-              {state.side === "A" ? card.english : card.swedish}
+            <span className="flashcard__side-label">{promptLanguage === "en" ? "Side A · English" : "Side B · Swedish"}</span>
+            <span className="flashcard__text" lang={promptLanguage}>
+              {textIn(card, promptLanguage)}
             </span>
-            <span className="atelier-visually-hidden">Press to show the {state.side === "A" ? "Swedish" : "English"} side.</span>
+            {state.side === "B" ? (
+              <>
+                <span className="flashcard__divider" aria-hidden="true" />
+                <span className="flashcard__side-label">{answerLanguage === "sv" ? "Side B · Swedish" : "Side A · English"}</span>
+                <span className="flashcard__text flashcard__text--answer" lang={answerLanguage}>
+                  {textIn(card, answerLanguage)}
+                </span>
+              </>
+            ) : (
+              <span className="atelier-visually-hidden">Press to show the {answerLanguage === "sv" ? "Swedish" : "English"} side.</span>
+            )}
           </button>
+
+          {canSpeak(promptLanguage) || canSpeak(answerLanguage) ? (
+            <div className="flashcard-speech">
+              {canSpeak(promptLanguage) ? (
+                <Button size="small" variant="ghost" onClick={() => speak(textIn(card, promptLanguage), promptLanguage)}>
+                  Read aloud ({promptLanguage === "sv" ? "Swedish" : "English"})
+                </Button>
+              ) : null}
+              {state.side === "B" && canSpeak(answerLanguage) ? (
+                <Button size="small" variant="ghost" onClick={() => speak(textIn(card, answerLanguage), answerLanguage)}>
+                  Read aloud ({answerLanguage === "sv" ? "Swedish" : "English"})
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
 
           {actionError ? (
             <p role="alert" className="form-general-errors">
@@ -270,27 +398,29 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
             </p>
           ) : null}
 
-          <div className="study-actions flashcard-rating">
-            <Button variant="secondary" onClick={() => void rate(false)} disabled={pending} aria-keyshortcuts="1">
-              I will try Again
+          <div className="flashcard-rating">
+            <Button variant="secondary" onClick={() => void rate(false)} disabled={pending} aria-keyshortcuts="1 ArrowLeft">
+              <span>I will try Again</span>
+              <span className="flashcard-rating__when">back {describeReviewDelay(nextReviewAfterAnswer(card.current_box, false).daysUntilDue)}</span>
             </Button>
-            <Button onClick={() => void rate(true)} disabled={pending} aria-keyshortcuts="2">
-              I got it Right
+            <Button onClick={() => void rate(true)} disabled={pending} aria-keyshortcuts="2 ArrowRight">
+              <span>I got it Right</span>
+              <span className="flashcard-rating__when">back {describeReviewDelay(nextReviewAfterAnswer(card.current_box, true).daysUntilDue)}</span>
             </Button>
           </div>
 
           <div className="study-actions flashcard-navigation">
-            <Button variant="ghost" onClick={() => move("previous")} disabled={state.index === 0} aria-keyshortcuts="ArrowLeft">
+            <Button variant="ghost" onClick={() => move("previous")} disabled={state.index === 0}>
               Previous
             </Button>
             {isStudy ? (
-              <Button variant="ghost" onClick={() => move("next")} disabled={state.index >= state.cards.length - 1} aria-keyshortcuts="ArrowRight">
+              <Button variant="ghost" onClick={() => move("next")} disabled={state.index >= state.cards.length - 1}>
                 Next
               </Button>
             ) : null}
           </div>
 
-          <div className="study-actions">
+          <div className="study-actions flashcard-session-actions">
             {isStudy ? (
               <>
                 <Button variant="secondary" onClick={() => void markStudied("switch-to-test")} disabled={pending}>
@@ -308,17 +438,23 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
             <h2>Keyboard shortcuts</h2>
             <ul>
               <li>
-                <kbd>Space</kbd> or <kbd>Enter</kbd>: flip the card
+                <kbd>Space</kbd> flip the card
               </li>
               <li>
-                <kbd>1</kbd>: I will try Again; <kbd>2</kbd>: I got it Right
+                <kbd>1</kbd> or <kbd>←</kbd> I will try Again
               </li>
               <li>
-                <kbd>←</kbd> Previous{isStudy ? <>, <kbd>→</kbd> Next</> : null}
+                <kbd>2</kbd> or <kbd>→</kbd> I got it Right
+              </li>
+              <li>
+                <kbd>S</kbd> read aloud
+              </li>
+              <li>
+                <kbd>Z</kbd> undo a deletion
               </li>
             </ul>
           </section>
-        </>
+        </div>
       ) : null}
     </section>
   );

@@ -3,6 +3,7 @@ import { Link, useNavigate } from "react-router";
 import { Button, ConfirmDialog, Pagination, Slider, Spinner } from "@atelier/ui";
 import { cardCountOptions, DEFAULT_SETUP, PREVIEW_PAGE_SIZES, type SessionConfig, type SessionMode } from "@atelier/leitner";
 import { groupExportPath, studyClient, type GroupStats } from "./study-client.ts";
+import { useStudyDirection } from "./study-preferences.ts";
 import { BoxDistributionChart, BoxStars, StudyStatsCards } from "./StudyStats.tsx";
 
 type SetupRange = "new" | "in-progress" | "memorized";
@@ -87,6 +88,7 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
   const [from, setFrom] = useState(1);
   const [to, setTo] = useState(total);
   const [resetOpen, setResetOpen] = useState(false);
+  const [direction, setDirection] = useStudyDirection();
   const [resetPending, setResetPending] = useState(false);
 
   const available = availableCardCount(stats, range, from, Math.min(to, stats.total));
@@ -137,6 +139,21 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
             <div key={type.value} className="form-field form-field--checkbox">
               <input id={`${id}-${type.value}`} type="radio" name="card-type" value={type.value} checked={range === type.value} onChange={() => setRange(type.value)} />
               <label htmlFor={`${id}-${type.value}`}>{type.label}</label>
+            </div>
+          ))}
+        </fieldset>
+
+        <fieldset className="study-card-type">
+          <legend>Show first</legend>
+          {(
+            [
+              ["english-first", "English, then Swedish"],
+              ["swedish-first", "Swedish, then English"],
+            ] as const
+          ).map(([value, label]) => (
+            <div key={value} className="form-field form-field--checkbox">
+              <input id={`${id}-${value}`} type="radio" name="direction" value={value} checked={direction === value} onChange={() => setDirection(value)} />
+              <label htmlFor={`${id}-${value}`}>{label}</label>
             </div>
           ))}
         </fieldset>

@@ -7,6 +7,7 @@ import {
   sessionConfigFromNavigationState,
   sessionReducer,
   SESSION_STORAGE_KEY,
+  summarizeSession,
   type SessionState,
 } from "./session-state.ts";
 import type { FlashcardPair } from "./study-client.ts";
@@ -153,5 +154,38 @@ describe("given session storage", () => {
     const storage = memoryStorage();
     storage.setItem(SESSION_STORAGE_KEY, "{not json");
     expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k1" })).toBeUndefined();
+  });
+});
+
+describe("given the answers of a session", () => {
+  const days = (box: 1 | 2 | 3 | 4 | 5) => ({ 1: 0, 2: 1, 3: 3, 4: 7, 5: 30 })[box];
+
+  it("should count each card once, by its last answer, with the boxes it moved and the next due day", () => {
+    const summary = summarizeSession(
+      [
+        { pairId: "a", isCorrect: true, fromBox: 2, toBox: 3 },
+        { pairId: "b", isCorrect: false, fromBox: 3, toBox: 1 },
+        { pairId: "c", isCorrect: false, fromBox: 1, toBox: 1 },
+        { pairId: "c", isCorrect: true, fromBox: 1, toBox: 2 },
+      ],
+      days,
+    );
+    expect(summary).toEqual({ answered: 3, right: 2, again: 1, movedUp: 2, movedDown: 1, nextDueInDays: 0 });
+  });
+
+  it("should have nothing due before any answer", () => {
+    expect(summarizeSession([], days)).toEqual({ answered: 0, right: 0, again: 0, movedUp: 0, movedDown: 0, nextDueInDays: undefined });
+  });
+});
+
+describe("given a deleted pair", () => {
+  it("should put it back where it was with Undo, on its front side", () => {
+    const start = sessionReducer(loaded([pair("a"), pair("b"), pair("c")]), { type: "moved", direction: "next" });
+    const deleted = sessionReducer(start, { type: "pair-deleted", pairId: "b" });
+    expect(deleted.cards.map((card) => card.id)).toEqual(["a", "c"]);
+    const restored = sessionReducer(deleted, { type: "pair-restored", pair: pair("b"), index: 1 });
+    expect(restored.cards.map((card) => card.id)).toEqual(["a", "b", "c"]);
+    expect(restored).toMatchObject({ index: 1, side: "A", status: "active" });
+    expect(sessionReducer(restored, { type: "pair-restored", pair: pair("b"), index: 1 })).toBe(restored);
   });
 });

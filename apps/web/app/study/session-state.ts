@@ -29,6 +29,7 @@ export type SessionAction =
   | { type: "rated"; pairId: string; currentBox: BoxNumber; anonymousLimitReached: boolean }
   | { type: "anonymous-limit-reached" }
   | { type: "pair-deleted"; pairId: string }
+  | { type: "pair-restored"; pair: FlashcardPair; index: number }
   | { type: "marked-studied" }
   | { type: "switched-to-test" }
   | { type: "restored"; state: SessionState };
@@ -98,6 +99,12 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       const cards = state.cards.filter((card) => card.id !== action.pairId);
       const index = Math.min(deletedIndex < state.index ? state.index - 1 : state.index, Math.max(cards.length - 1, 0));
       return withCards({ ...state, index, side: "A" }, cards);
+    }
+    case "pair-restored": {
+      if (state.cards.some((card) => card.id === action.pair.id)) return state;
+      const at = Math.min(Math.max(action.index, 0), state.cards.length);
+      const cards = [...state.cards.slice(0, at), action.pair, ...state.cards.slice(at)];
+      return withCards({ ...state, index: at, side: "A" }, cards);
     }
     case "marked-studied":
       return { ...state, status: "studied", side: "A" };
@@ -180,4 +187,47 @@ export function readSavedSessionState(storage: Pick<Storage, "getItem">, key: Sa
   const saved = parsed.output.state;
   if (saved.cards.length === 0 || saved.index >= saved.cards.length) return undefined;
   return { ...saved, cards: saved.cards.map((card) => ({ ...card })) };
+}
+
+/** One answer of this session, for the end-of-session summary. */
+export interface SessionAnswer {
+  pairId: string;
+  isCorrect: boolean;
+  fromBox: BoxNumber;
+  toBox: BoxNumber;
+}
+
+export interface SessionSummary {
+  answered: number;
+  right: number;
+  again: number;
+  movedUp: number;
+  movedDown: number;
+  /** Whole days until the earliest of the answered cards is due again (0: today). */
+  nextDueInDays: number | undefined;
+}
+
+/**
+ * What a session came to: the last answer of each card counts once (a card answered again replaces its earlier answer).
+ *
+ * @example
+ * summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
+ */
+export function summarizeSession(answers: readonly SessionAnswer[], daysUntilDueOf: (box: BoxNumber) => number): SessionSummary {
+  const lastAnswerByPair = new Map<string, SessionAnswer>();
+  const firstBoxByPair = new Map<string, BoxNumber>();
+  for (const answer of answers) {
+    if (!firstBoxByPair.has(answer.pairId)) firstBoxByPair.set(answer.pairId, answer.fromBox);
+    lastAnswerByPair.set(answer.pairId, answer);
+  }
+  const last = [...lastAnswerByPair.values()];
+  const days = last.map((answer) => daysUntilDueOf(answer.toBox));
+  return {
+    answered: last.length,
+    right: last.filter((answer) => answer.isCorrect).length,
+    again: last.filter((answer) => !answer.isCorrect).length,
+    movedUp: last.filter((answer) => answer.toBox > (firstBoxByPair.get(answer.pairId) ?? answer.fromBox)).length,
+    movedDown: last.filter((answer) => answer.toBox < (firstBoxByPair.get(answer.pairId) ?? answer.fromBox)).length,
+    nextDueInDays: days.length > 0 ? Math.min(...days) : undefined,
+  };
 }
