@@ -32,6 +32,17 @@ describe("given a visitor on the contact page", () => {
       const send = page.getByRole("button", { name: "Send" });
       expect(await send.isDisabled()).toBe(true);
       expect(await page.getByText("Please complete the captcha verification").count()).toBe(1);
+      // Said in the error colour, like every other error of the form.
+      const colourOf = (selector: string) => page.evaluate((target) => getComputedStyle(document.querySelector(target) as Element).color, selector);
+      const dangerColour = await page.evaluate(() => {
+        const probe = document.createElement("p");
+        probe.className = "form-status__error";
+        document.body.append(probe);
+        const colour = getComputedStyle(probe).color;
+        probe.remove();
+        return colour;
+      });
+      expect(await colourOf(".form-field__error-message")).toBe(dangerColour);
 
       await solveCaptcha(page);
       await send.click();

@@ -86,7 +86,7 @@ export function ContactForm() {
       </div>
       <div className="form-field">
         <CaptchaField onTokenChange={handleTokenChange} resetCounter={captchaResetCounter} />
-        {touched && !captchaToken && status.state !== "error" ? <p className="form-hint">{CAPTCHA_REQUIRED_MESSAGE}</p> : null}
+        {touched && !captchaToken && status.state !== "error" ? <p className="form-field__error-message">{CAPTCHA_REQUIRED_MESSAGE}</p> : null}
       </div>
       <Button type="submit" disabled={!captchaToken || submitting}>
         {submitting ? "Sending..." : "Send"}
