@@ -128,6 +128,12 @@ describe("given a body without Content-Length (chunked)", () => {
     expect(progress.pulledBytes).toBeLessThanOrEqual(requestBodyLimitBytesByFamily["stripe-webhook"] + 128 * 1024);
   });
 
+  it("should let mark-studied carry one id per card of the largest group (20,000 cards) past the size check", async () => {
+    const pairIds = Array.from({ length: 20_000 }, () => crypto.randomUUID());
+    const response = await app.request("/api/subtitle-groups/some-group/mark-studied/", { method: "POST", headers: browserHeaders(), body: JSON.stringify({ pairIds }) });
+    expect(response.status).not.toBe(413);
+  });
+
   it("should hand a body within the limit to the route unchanged", async () => {
     const { answer } = postStreamed("/_allauth/browser/v1/auth/login", 10, browserHeaders());
     const response = await answer;

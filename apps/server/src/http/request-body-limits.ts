@@ -5,10 +5,11 @@ import type { Context, MiddlewareHandler } from "hono";
 export type RequestBodyFamily = "identity" | "study" | "contact" | "billing" | "stripe-webhook" | "development-billing" | "other";
 
 /**
- * The most each family reads (decision 0024): the JSON APIs 64 KiB (their largest body, a passkey attestation or a
- * contact message of 5,000 characters, is a few KiB to ~35 KiB); the study API 1 MiB, because mark-studied carries one
- * id per card of a session and a group may hold 20,000 cards (~780 KB of ids); the webhook 1 MiB (Stripe's events are
- * a few KiB, the largest — an invoice with its line items — well under 512 KiB); forms and everything else 16 KiB.
+ * The most each family reads. The JSON APIs 64 KiB: their largest bodies (a passkey attestation, a contact message of
+ * 5,000 characters that JSON escapes to at most ~35 KB) fit with room to spare. The study API 1 MiB: mark-studied
+ * carries one id per card of a session, and a group may hold 20,000 cards (~780 KB of ids). The webhook 1 MiB: Stripe
+ * documents no maximum, but an event embeds one object whose lists (invoice lines, subscription items) are cut to their
+ * first page, so events weigh a few KiB to tens of KiB. Forms and everything else 16 KiB.
  */
 export const requestBodyLimitBytesByFamily = {
   identity: 64 * 1024,
