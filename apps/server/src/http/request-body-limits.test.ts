@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
 import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
-import { requestBodyFamilyOf, requestBodyLimitBytesByFamily } from "./request-body-limits.ts";
+import { Hono } from "hono";
+import { createBodyLimit, requestBodyFamilyOf, requestBodyLimitBytesByFamily } from "./request-body-limits.ts";
 
 const testOrigin = "http://localhost:3000";
 const csrfToken = "abcdefghijklmnopqrstuvwxyz012345";
@@ -140,5 +141,24 @@ describe("given a body without Content-Length (chunked)", () => {
     // Ten letters "a" are not JSON: the route read the body and refused it as input, not as size.
     expect(response.status).toBe(400);
     expect(JSON.stringify(await response.json())).not.toContain("request_too_large");
+  });
+});
+
+describe("createBodyLimit, for a route with a limit of its own", () => {
+  const routeWithItsOwnLimit = new Hono();
+  routeWithItsOwnLimit.post("/upload", createBodyLimit({ maximumBytes: 1024, tooLargeBody: () => ({ error: "Too large.", message: "Too large." }) }), async (c) => c.json({ receivedBytes: (await c.req.arrayBuffer()).byteLength }));
+
+  it("should answer 413 with the given body and Connection: close above the limit, announced or chunked", async () => {
+    const announced = await routeWithItsOwnLimit.request("/upload", { method: "POST", headers: { "Content-Length": "1025" }, body: "x" });
+    expect(announced.status).toBe(413);
+    expect(announced.headers.get("connection")).toBe("close");
+    expect(await announced.json()).toEqual({ error: "Too large.", message: "Too large." });
+    const chunked = await routeWithItsOwnLimit.request("/upload", { method: "POST", body: "x".repeat(1025) });
+    expect(chunked.status).toBe(413);
+  });
+
+  it("should hand the whole body to the route at the limit", async () => {
+    const response = await routeWithItsOwnLimit.request("/upload", { method: "POST", body: "x".repeat(1024) });
+    expect(await response.json()).toEqual({ receivedBytes: 1024 });
   });
 });

@@ -94,50 +94,67 @@ function closeWithoutResetAfterTheAnswer(incoming: IncomingMessage): void {
   };
 }
 
-function refuse(c: Context, family: RequestBodyFamily): Response {
+function refuse(c: Context, tooLargeBody: Record<string, unknown>): Response {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming) closeWithoutResetAfterTheAnswer(incoming);
-  return c.json(requestTooLargeBodyOf(family), 413, { Connection: "close" });
+  return c.json(tooLargeBody, 413, { Connection: "close" });
+}
+
+async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: number, tooLargeBody: () => Record<string, unknown>): Promise<Response | void> {
+  const body = c.req.raw.body;
+  if (!body) return next();
+  const contentLength = c.req.header("content-length");
+  if (contentLength !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
+    // Node's parser never hands over more than the announced length, so the header is the body's size.
+    return Number(contentLength) > maximumBytes ? refuse(c, tooLargeBody()) : next();
+  }
+
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let receivedBytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    receivedBytes += value.byteLength;
+    if (receivedBytes > maximumBytes) return refuse(c, tooLargeBody());
+    chunks.push(value);
+  }
+  const whole = new Uint8Array(receivedBytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  c.req.raw = new Request(c.req.raw, { body: whole });
+  return next();
 }
 
 /**
- * Bounds every request body before anything reads it (CSRF included): by `Content-Length` when the request has one,
- * else by counting the chunks as they arrive, keeping at most the family's limit in memory. A larger body is answered
- * 413 in the shape of the API it was sent to, with `Connection: close`; the rest of it is never read.
+ * One body limit: by `Content-Length` when the request has one, else by counting the chunks as they arrive, keeping
+ * at most `maximumBytes` in memory. A larger body is answered 413 with `tooLargeBody()` and `Connection: close`; what
+ * the client still sends is discarded for at most a second, never kept. For a route with a limit of its own.
+ *
+ * @example
+ * app.use("/api/upload-subtitles/*", createBodyLimit({ maximumBytes: 11 * 1024 * 1024, tooLargeBody: () => ({ error: tooLarge, message: tooLarge }) }));
+ */
+export function createBodyLimit(options: { maximumBytes: number; tooLargeBody: () => Record<string, unknown> }): MiddlewareHandler {
+  return async function limitOneBody(c, next) {
+    return limitBody(c, next, options.maximumBytes, options.tooLargeBody);
+  };
+}
+
+/**
+ * Bounds every request body before anything reads it (CSRF included), with the limit of its path's family; a larger
+ * body is answered 413 in the shape of the API it was sent to (see `createBodyLimit`). The subtitle upload is left to
+ * its own limit.
  *
  * @example
  * app.use(createRequestBodyLimits());
  */
 export function createRequestBodyLimits(): MiddlewareHandler {
   return async function limitRequestBody(c, next) {
-    const body = c.req.raw.body;
     const family = requestBodyFamilyOf(c.req.path);
-    if (!body || family === null) return next();
-    const maximumBytes = requestBodyLimitBytesByFamily[family];
-
-    const contentLength = c.req.header("content-length");
-    if (contentLength !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
-      // Node's parser never hands over more than the announced length, so the header is the body's size.
-      return Number(contentLength) > maximumBytes ? refuse(c, family) : next();
-    }
-
-    const reader = body.getReader();
-    const chunks: Uint8Array[] = [];
-    let receivedBytes = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      receivedBytes += value.byteLength;
-      if (receivedBytes > maximumBytes) return refuse(c, family);
-      chunks.push(value);
-    }
-    const whole = new Uint8Array(receivedBytes);
-    let offset = 0;
-    for (const chunk of chunks) {
-      whole.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    c.req.raw = new Request(c.req.raw, { body: whole });
-    return next();
+    if (family === null) return next();
+    return limitBody(c, next, requestBodyLimitBytesByFamily[family], () => requestTooLargeBodyOf(family));
   };
 }
