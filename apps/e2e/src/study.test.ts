@@ -153,6 +153,57 @@ describe.skipIf(!haveFixtures)("given a learner who studies 10 new cards, then t
   });
 });
 
+describe("given a signed-out visitor who wants to upload", () => {
+  it("should open the upload form after logging in from the modal with a password", async () => {
+    const email = uniqueEmail("modal-upload");
+    const setup = await testbed.browser.newContext();
+    await signUpAndVerify(await setup.newPage(), testbed.server.origin, email);
+    await setup.close();
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${testbed.server.origin}/upload-subtitles`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("button", { name: "Upload subtitles" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
+      await dialog.locator("form button[type=submit]").click();
+      await page.locator("main").getByLabel("Swedish subtitles (XML)").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/upload-subtitles");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("should come back to the open upload form after signing up from the modal and confirming the address on its page", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${testbed.server.origin}/upload-subtitles`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("button", { name: "Upload subtitles" }).click();
+      const dialog = page.getByRole("dialog");
+      const email = uniqueEmail("modal-signup-upload");
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      await dialog.getByRole("button", { name: "Sign up" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
+      await dialog.getByLabel("Confirm password").fill(strongPassword);
+      await dialog.locator("form button[type=submit]").click();
+      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
+      const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
+      await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
+      await page.locator("main").getByRole("button", { name: "Confirm" }).click();
+      await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
+      await page.locator("main").getByLabel("Swedish subtitles (XML)").waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given a signed-in learner on a study page", () => {
   it.each(["config", "session"])("should land on /upload-subtitles after signing out from the %s page (spec 2.1)", async (screen) => {
     const context = await testbed.browser.newContext();
@@ -258,7 +309,8 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
       const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
       await main.getByRole("textbox", { name: "Code" }).fill(code);
       await main.getByRole("button", { name: "Confirm" }).click();
-      await page.waitForURL(`${testbed.server.origin}/dashboard`);
+      // Back to the deck the prompt was opened on, not the dashboard (issue 13).
+      await page.waitForURL(new RegExp(`/study/${publicGroupId}/session$`));
       await page.waitForFunction(async (id) => {
         const stats = await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json();
         return stats.memorized === 5 && stats.anonymous_limit_reached === false;

@@ -14,6 +14,7 @@ import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
 import { useSignOutDialogStore } from "./components/sign-out-dialog-store.ts";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
+import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
@@ -52,6 +53,9 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
     // confirmed address after a sign-up) merges here, so progress made before signing in is always kept.
     if (useLoginModalStore.getState().state === "open") return null;
     void mergeAnonymousProgress();
+    // Begun in the modal and finished on a flow's page: back to where the modal was opened.
+    const returnPath = context.nextParameter ? undefined : takeReturnAfterLogin();
+    if (returnPath) return returnPath;
   }
   const target = redirectForAuthChange(event, context);
   return target === null ? null : preferStrongestSecondFactor(target, context.response);

@@ -17,6 +17,7 @@ import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts
 import { DEFAULT_LOGIN_MODAL_DESCRIPTION, DEFAULT_LOGIN_MODAL_TITLE, useLoginModalStore } from "./login-modal-store.ts";
 import { validateLoginModalEmailStep } from "./login-modal-validation.ts";
 import { mergeAnonymousProgress } from "./merge-progress.ts";
+import { rememberReturnAfterLogin } from "./return-after-login.ts";
 import { PasskeyLoginButton } from "../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../mfa/mfa-settings.ts";
 import { ProviderButtons } from "../providers/ProviderButtons.tsx";
@@ -27,8 +28,12 @@ async function finishSuccessfulLogin() {
   window.location.reload();
 }
 
-/** A 401 that is not a failure: a flow (e-mail verification, a second factor) continues on its own page. */
+/**
+ * A 401 that is not a failure: a flow (e-mail verification, a second factor) continues on its own page, and once it
+ * completes the visitor comes back to this page.
+ */
 function handOverToPendingFlow() {
+  rememberReturnAfterLogin(`${window.location.pathname}${window.location.search}`);
   useLoginModalStore.getState().close();
 }
 

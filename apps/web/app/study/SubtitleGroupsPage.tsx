@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
@@ -145,8 +145,14 @@ export function SubtitleGroupsPage() {
     void loadGroups();
   }, [loadGroups]);
 
+  // Whether this page was reached signed in. A sign-in on this very page comes from the login modal, which reloads
+  // the page (or hands over to a flow's page that brings the visitor back): only the page reached signed in opens the
+  // form, else the key would be spent just before the reload (issue 13).
+  const arrivedSignedIn = useRef<boolean | undefined>(undefined);
   useEffect(() => {
-    if (loadState !== "ready" || !isAuthenticated) return;
+    if (loadState !== "ready") return;
+    arrivedSignedIn.current ??= isAuthenticated;
+    if (!isAuthenticated || !arrivedSignedIn.current) return;
     if (window.sessionStorage.getItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY) === null) return;
     window.sessionStorage.removeItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY);
     setFormOpen(true);

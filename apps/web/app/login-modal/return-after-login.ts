@@ -1,0 +1,31 @@
+/**
+ * Where a visitor who started signing in from the login modal goes once a flow on another page (an e-mailed code, a
+ * second factor, a new address to confirm) completes the sign-in: back to the page the modal was opened on, not to
+ * /dashboard (issue 13). Kept for a quarter of an hour in this tab only.
+ */
+const RETURN_AFTER_LOGIN_KEY = "atelier:return-after-login";
+const RETURN_LIFETIME_MILLISECONDS = 15 * 60 * 1000;
+
+export function rememberReturnAfterLogin(path: string, now: number = Date.now()): void {
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/account/")) return;
+  try {
+    window.sessionStorage.setItem(RETURN_AFTER_LOGIN_KEY, JSON.stringify({ path, at: now }));
+  } catch {
+    // Without storage the visitor lands on the dashboard, as after any sign-in.
+  }
+}
+
+/** The remembered page, once: reading it forgets it. */
+export function takeReturnAfterLogin(now: number = Date.now()): string | undefined {
+  try {
+    const raw = window.sessionStorage.getItem(RETURN_AFTER_LOGIN_KEY);
+    window.sessionStorage.removeItem(RETURN_AFTER_LOGIN_KEY);
+    const saved = raw ? (JSON.parse(raw) as { path?: unknown; at?: unknown }) : undefined;
+    if (typeof saved?.path === "string" && typeof saved.at === "number" && now - saved.at < RETURN_LIFETIME_MILLISECONDS && saved.path.startsWith("/") && !saved.path.startsWith("//")) {
+      return saved.path;
+    }
+  } catch {
+    // Unreadable: the default target.
+  }
+  return undefined;
+}
