@@ -60,7 +60,7 @@ export function requestTooLargeBodyOf(family: RequestBodyFamily): Record<string,
     case "contact":
       return { message: `Your message is too large to send (the limit is ${limit}). Please shorten it and try again.` };
     case "stripe-webhook":
-      return { message: `The webhook body is larger than ${limit}, more than any Stripe event; it was not read.` };
+      return { message: `The webhook body is larger than ${limit}, more than any Stripe event, and was refused without being processed.` };
     case "billing":
     case "development-billing":
     case "other":
