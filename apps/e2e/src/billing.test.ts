@@ -56,18 +56,25 @@ describe("given a signed-in visitor and the development billing provider", () =>
       await planCard(page, "Basic").getByRole("button", { name: "Downgrade Plan" }).waitFor();
       await planCard(page, "Studio").getByRole("button", { name: "Upgrade Plan" }).waitFor();
 
-      await page.goto(`${testbed.server.origin}/stripe-portal-session`);
-      await page.waitForURL(/\/dev\/billing\/portal\//);
-      await page.getByRole("button", { name: "Switch to Studio (monthly)" }).click();
+      // 'Upgrade Plan' leads straight to the confirmation of that change in the portal (issue 13).
+      await planCard(page, "Studio").getByRole("button", { name: "Upgrade Plan" }).click();
+      await page.waitForURL(/\/dev\/billing\/portal\/.*switch_price=/);
+      await page.getByRole("heading", { name: "Switch to Studio (yearly)?" }).waitFor();
+      await page.getByRole("button", { name: "Confirm: switch to Studio (yearly)" }).click();
       await page.getByText("Your plan was switched.").waitFor();
       expect(await subscriptionStatus(page)).toMatchObject({ has_subscription: true, is_active: true, plan: "Studio" });
 
-      await page.getByRole("button", { name: "Cancel subscription" }).click();
-      await page.getByText("Your subscription was canceled.").waitFor();
-      expect(await subscriptionStatus(page)).toMatchObject({ is_active: false });
+      // Cancelling asks first and, as at Stripe, keeps the plan to the end of the period.
+      await page.getByRole("link", { name: "Cancel subscription" }).click();
+      await page.getByRole("heading", { name: "Cancel this subscription?" }).waitFor();
+      await page.getByRole("button", { name: "Confirm cancellation" }).click();
+      await page.getByText("Your subscription will end at the end of the current period", { exact: false }).waitFor();
+      expect(await subscriptionStatus(page)).toMatchObject({ is_active: true, plan: "Studio" });
+      await page.getByRole("button", { name: "Keep my plan" }).click();
+      await page.getByText("Your subscription continues.").waitFor();
       await page.getByRole("link", { name: "Return to Atelier" }).click();
       await page.waitForURL(`${testbed.server.origin}/dashboard`);
-      await page.locator("main").getByText("You have no subscription.").waitFor();
+      await page.locator("main").getByText("Studio", { exact: true }).waitFor();
     } finally {
       await context.close();
     }

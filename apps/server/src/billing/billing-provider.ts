@@ -9,6 +9,8 @@ export type ProviderSubscription = {
   customerId: string;
   status: string;
   priceId: string;
+  /** The subscription item carrying the price (Stripe's portal deep link changes it); `null` when unknown. */
+  itemId: string | null;
   currentPeriodEnd: number | null;
   cancelAtPeriodEnd: boolean;
 };
@@ -29,7 +31,11 @@ export type BillingProvider = {
     cancelUrl: string;
     idempotencyKey: string;
   }): Promise<{ url: string }>;
-  createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
+  /**
+   * The billing portal; with `switchTo` it opens straight on the confirmation of that plan change (Stripe's
+   * `subscription_update_confirm` flow), as 'Upgrade Plan' and 'Downgrade Plan' ask.
+   */
+  createPortalSession(input: { customerId: string; returnUrl: string; switchTo?: { subscriptionId: string; itemId: string | null; priceId: string } }): Promise<{ url: string }>;
   /** Every subscription of the customer, whatever its status: the truth the sync stores. */
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
   /** Checks the `Stripe-Signature` header against the raw body; throws `WebhookSignatureError` when it fails. */

@@ -227,9 +227,41 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, expires_at: Date.parse("2027-03-02T09:00:00.000Z") / 1000, subscriptions: [{ subscription_id: subscriptionId, product_id: "studio", amount_in_cents: 19_000 }] });
       expect((await user.get(`${pathOf(portalUrl)}?done=switched`)).text).toContain("Your plan was switched.");
 
-      const canceled = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId }));
-      expect(canceled.status).toBe(303);
-      expect(await status(user)).toMatchObject({ has_subscription: false, plan: null, is_active: false, expires_at: null, subscriptions: [], entitlements: { privateDecks: 1 } });
+      // Cancelling asks first, then ends the plan at the end of the period, as Stripe's portal does by default.
+      const asked = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId }));
+      expect(asked.headers.get("location")).toBe(`${pathOf(portalUrl)}?confirm_cancel=${subscriptionId}`);
+      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true });
+      const confirmation = await user.get(asked.headers.get("location") ?? "");
+      expect(confirmation.text).toContain("Cancel this subscription?");
+      expect(confirmation.text).toContain("You keep Studio until 2027-03-02");
+      const canceled = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId, confirm: "yes" }));
+      expect(canceled.headers.get("location")).toBe(`${pathOf(portalUrl)}?done=canceled`);
+      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, expires_at: Date.parse("2027-03-02T09:00:00.000Z") / 1000 });
+      expect((await user.get(pathOf(portalUrl))).text).toContain("This subscription ends on 2027-03-02.");
+
+      now = new Date("2027-03-02T09:00:01.000Z");
+      await user.signIn("painter-fan@example.ch");
+      expect(await status(user)).toMatchObject({ has_subscription: false, plan: null, is_active: false, entitlements: { privateDecks: 1 } });
+    });
+
+    it("should open the portal on the confirmation of the card's plan change, and switch on confirming", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      await subscribe(user, developmentPriceId("plus", "month"));
+      const subscriptionId = (await status(user)).subscriptions[0].subscription_id as string;
+      const portal = await user.postForm("/user/create-portal-session", form({ price_id: developmentPriceId("plus", "year") }));
+      const portalUrl = portal.headers.get("location") ?? "";
+      expect(portalUrl).toContain(`switch_subscription=${subscriptionId}`);
+      const page = await user.get(pathOf(portalUrl));
+      expect(page.text).toContain("Switch to Plus (yearly)?");
+      const confirmed = await user.postForm(`${pathOf(portalUrl).split("?")[0]}/switch`, form({ subscription_id: subscriptionId, price_id: developmentPriceId("plus", "year") }));
+      expect(confirmed.status).toBe(303);
+      expect(await status(user)).toMatchObject({ plan: "Plus", is_active: true, subscriptions: [{ amount_in_cents: expect.any(Number) }] });
+
+      // An unknown price, or the one already paid, opens the portal's start page.
+      for (const priceId of ["price_unknown", developmentPriceId("plus", "year")]) {
+        const plain = await user.postForm("/user/create-portal-session", form({ price_id: priceId }));
+        expect(plain.headers.get("location")).not.toContain("switch_subscription");
+      }
     });
 
     it("should leave no active plan after a failed payment and send Cancel back to the cancel URL", async () => {

@@ -50,7 +50,10 @@ export function createBillingRoutes(options: { billing: BillingService; publicOr
   // The portal's address is a capability: whoever has it manages the subscription.
   app.post("/user/create-portal-session", noStore, async (c) => {
     const user = await requireAuthenticatedUser(c);
-    const session = await callProvider(() => billing.createPortalSession(user));
+    // The pricing card's plan, carried as a form field by /stripe-portal-session; anything else opens the start page.
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const targetPriceId = typeof form.price_id === "string" && form.price_id.length <= 200 ? form.price_id : undefined;
+    const session = await callProvider(() => billing.createPortalSession(user, targetPriceId));
     return c.redirect(session?.url ?? `${options.publicOrigin}/pricing`, 303);
   });
 

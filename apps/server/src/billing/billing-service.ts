@@ -87,7 +87,8 @@ export function createBillingService(options: BillingServiceOptions) {
     return {
       subscription_id: row.subscription_id,
       plan: price?.plan.name ?? null,
-      is_active: activeSubscriptionStatuses.has(row.status),
+      // Cancelled at the period's end and the period is over: ended, even before the provider's webhook says so.
+      is_active: activeSubscriptionStatuses.has(row.status) && !(row.cancel_at_period_end === 1 && row.current_period_end !== null && Number(row.current_period_end) * 1000 <= clock().getTime()),
       expires_at: row.current_period_end === null ? null : Number(row.current_period_end),
       product_id: row.plan_key,
       amount_in_cents: row.amount_in_cents === null ? null : Number(row.amount_in_cents),
@@ -140,10 +141,26 @@ export function createBillingService(options: BillingServiceOptions) {
     return provider.createPortalSession({ customerId, returnUrl: `${options.publicOrigin}/dashboard` });
   }
 
-  /** The portal URL, or `null` when the user never started a checkout (no customer). */
-  async function createPortalSession(user: AuthenticatedUser): Promise<{ url: string } | null> {
+  /**
+   * The portal URL, or `null` when the user never started a checkout (no customer). With the price of another plan
+   * (the card's 'Upgrade Plan' or 'Downgrade Plan'), the portal opens on the confirmation of that change; a price that
+   * is unknown, or the one already paid, opens the portal's start page.
+   */
+  async function createPortalSession(user: AuthenticatedUser, targetPriceId?: string): Promise<{ url: string } | null> {
     const customerId = await store.findCustomerId(user.id);
-    return customerId ? createPortalSessionFor(customerId) : null;
+    if (!customerId) return null;
+    const target = targetPriceId ? catalogue.findPrice(targetPriceId) : undefined;
+    if (target) {
+      const live = (await provider.listSubscriptions(customerId)).find((subscription) => activeSubscriptionStatuses.has(subscription.status));
+      if (live && live.priceId !== target.priceId) {
+        return provider.createPortalSession({
+          customerId,
+          returnUrl: `${options.publicOrigin}/dashboard`,
+          switchTo: { subscriptionId: live.id, itemId: live.itemId, priceId: target.priceId },
+        });
+      }
+    }
+    return createPortalSessionFor(customerId);
   }
 
   /** The sync: reads the customer's subscriptions from the provider and stores exactly those. */

@@ -114,22 +114,46 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
     const token = csrfTokenFor(c, secureCookies);
     const base = `/dev/billing/portal/${encodeURIComponent(portalSessionId)}`;
     const done = c.req.query("done");
-    const notice =
-      done === "switched" ? `<p class="note ok" role="status">Your plan was switched.</p>` : done === "canceled" ? `<p class="note ok" role="status">Your subscription was canceled.</p>` : "";
+    const notices: Record<string, string> = {
+      switched: "Your plan was switched.",
+      canceled: "Your subscription will end at the end of the current period; until then you keep your plan.",
+      resumed: "Your subscription continues.",
+    };
+    const notice = done && notices[done] ? `<p class="note ok" role="status">${escapeHtml(notices[done])}</p>` : "";
+    const confirmCancelOf = c.req.query("confirm_cancel");
+    const switchSubscription = c.req.query("switch_subscription");
+    const switchPrice = switchSubscription ? catalogue.findPrice(c.req.query("switch_price") ?? "") : undefined;
+    const describeOther = (other: { plan: { name: string }; interval: string }) => `${other.plan.name} (${other.interval === "month" ? "monthly" : "yearly"})`;
     const sections = session.subscriptions.map((subscription) => {
       const price = catalogue.findPrice(subscription.price_id);
       const periodEnd = new Date(Number(subscription.current_period_end) * 1000).toISOString().slice(0, 10);
-      const switches = catalogue.prices
+      const canceling = subscription.cancel_at_period_end === 1;
+      const headingId = `subscription-${escapeHtml(subscription.id)}`;
+      // Opened from 'Upgrade Plan' or 'Downgrade Plan': that one change, to confirm (Stripe's subscription_update_confirm).
+      const deepLinkedSwitch =
+        switchPrice && switchSubscription === subscription.id && switchPrice.priceId !== subscription.price_id
+          ? `<div class="confirm" role="group" aria-labelledby="${headingId}-switch"><h3 id="${headingId}-switch">Switch to ${escapeHtml(describeOther(switchPrice))}?</h3>` +
+            `<p>${escapeHtml(describePrice(switchPrice, switchPrice.priceId))}, from now on.</p>` +
+            button(`${base}/switch`, `Confirm: switch to ${describeOther(switchPrice)}`, token, { subscription_id: subscription.id, price_id: switchPrice.priceId }, true) +
+            `<p><a href="${base}">Not now</a></p></div>`
+          : "";
+      const otherSwitches = catalogue.prices
         .filter((other) => other.priceId !== subscription.price_id)
-        .map((other) =>
-          button(`${base}/switch`, `Switch to ${other.plan.name} (${other.interval === "month" ? "monthly" : "yearly"})`, token, { subscription_id: subscription.id, price_id: other.priceId }),
-        )
+        .map((other) => button(`${base}/switch`, `Switch to ${describeOther(other)}`, token, { subscription_id: subscription.id, price_id: other.priceId }))
         .join("");
+      const endSection = canceling
+        ? `<p>This subscription ends on ${periodEnd}.</p>` + button(`${base}/resume`, "Keep my plan", token, { subscription_id: subscription.id })
+        : confirmCancelOf === subscription.id
+          ? `<div class="confirm" role="group" aria-labelledby="${headingId}-cancel"><h3 id="${headingId}-cancel">Cancel this subscription?</h3>` +
+            `<p>You keep ${escapeHtml(price?.plan.name ?? "your plan")} until ${periodEnd}; nothing more is charged after that.</p>` +
+            button(`${base}/cancel`, "Confirm cancellation", token, { subscription_id: subscription.id, confirm: "yes" }, true) +
+            `<p><a href="${base}">Keep my plan</a></p></div>`
+          : `<p><a href="${base}?confirm_cancel=${encodeURIComponent(subscription.id)}">Cancel subscription</a></p>`;
       return (
-        `<section aria-labelledby="subscription-${escapeHtml(subscription.id)}"><h2 id="subscription-${escapeHtml(subscription.id)}">${escapeHtml(price?.plan.name ?? "Unknown plan")}</h2>` +
-        `<dl><dt>Price</dt><dd>${escapeHtml(describePrice(price, subscription.price_id))}</dd><dt>Status</dt><dd>${escapeHtml(subscription.status)}</dd><dt>Current period ends</dt><dd>${periodEnd}</dd></dl>` +
-        `<h3>Change plan</h3>${switches}<h3>End subscription</h3>` +
-        button(`${base}/cancel`, "Cancel subscription", token, { subscription_id: subscription.id }) +
+        `<section aria-labelledby="${headingId}"><h2 id="${headingId}">${escapeHtml(price?.plan.name ?? "Unknown plan")}</h2>` +
+        deepLinkedSwitch +
+        `<dl><dt>Price</dt><dd>${escapeHtml(describePrice(price, subscription.price_id))}</dd><dt>Status</dt><dd>${escapeHtml(canceling ? `${subscription.status}, ends ${periodEnd}` : subscription.status)}</dd><dt>Current period ends</dt><dd>${periodEnd}</dd></dl>` +
+        `<details><summary>Change plan</summary>${otherSwitches}</details><h3>End subscription</h3>${endSection}` +
         `</section>`
       );
     });
@@ -146,8 +170,17 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
   app.post("/portal/:portalSessionId/cancel", async (c) => {
     const portalSessionId = c.req.param("portalSessionId");
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const base = `/dev/billing/portal/${encodeURIComponent(portalSessionId)}`;
+    // Cancelling asks first, as Stripe's portal does.
+    if (form.confirm !== "yes") return c.redirect(`${base}?confirm_cancel=${encodeURIComponent(String(form.subscription_id ?? ""))}`, 303);
     await dev.cancelSubscription(portalSessionId, String(form.subscription_id ?? ""));
-    return c.redirect(`/dev/billing/portal/${encodeURIComponent(portalSessionId)}?done=canceled`, 303);
+    return c.redirect(`${base}?done=canceled`, 303);
+  });
+  app.post("/portal/:portalSessionId/resume", async (c) => {
+    const portalSessionId = c.req.param("portalSessionId");
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    await dev.resumeSubscription(portalSessionId, String(form.subscription_id ?? ""));
+    return c.redirect(`/dev/billing/portal/${encodeURIComponent(portalSessionId)}?done=resumed`, 303);
   });
   return app;
 }

@@ -94,18 +94,22 @@ export function createDevProvider(options: DevProviderOptions) {
         .execute();
       return { url: `${options.publicOrigin}/dev/billing/checkout/${id}` };
     },
-    async createPortalSession({ customerId, returnUrl }) {
+    async createPortalSession({ customerId, returnUrl, switchTo }) {
       const id = newId("bps");
       await db.insertInto("dev_billing_portal_session").values({ id, customer_id: customerId, return_url: returnUrl, created_at: clock().toISOString() }).execute();
-      return { url: `${options.publicOrigin}/dev/billing/portal/${id}` };
+      // The deep link to one plan change, as Stripe's `subscription_update_confirm` flow opens on its confirmation.
+      const confirmation = switchTo ? `?${new URLSearchParams({ switch_subscription: switchTo.subscriptionId, switch_price: switchTo.priceId })}` : "";
+      return { url: `${options.publicOrigin}/dev/billing/portal/${id}${confirmation}` };
     },
     async listSubscriptions(customerId) {
       const rows = await db.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).execute();
       return rows.map((row) => ({
         id: row.id,
         customerId: row.customer_id,
-        status: row.status,
+        // A cancellation at the period's end takes effect once the period is over, as Stripe ends it then.
+        status: row.cancel_at_period_end === 1 && Number(row.current_period_end) * 1000 <= clock().getTime() ? "canceled" : row.status,
         priceId: row.price_id,
+        itemId: `si_dev_${row.id}`,
         currentPeriodEnd: Number(row.current_period_end),
         cancelAtPeriodEnd: row.cancel_at_period_end === 1,
       }));
@@ -182,13 +186,20 @@ export function createDevProvider(options: DevProviderOptions) {
       await db.updateTable("dev_billing_subscription").set(updated).where("id", "=", subscription.id).execute();
       await sendEvent("customer.subscription.updated", subscriptionObject(updated));
     },
-    /** "Cancel subscription": canceled immediately (the plan ends now). */
+    /** "Cancel subscription", confirmed: as Stripe's portal does by default, the plan runs to the end of its period. */
     async cancelSubscription(portalSessionId: string, subscriptionId: string): Promise<void> {
       const subscription = await subscriptionOfPortal(portalSessionId, subscriptionId);
       const now = clock();
-      const canceled = { ...subscription, status: "canceled", cancel_at_period_end: 0, updated_at: now.toISOString() };
-      await db.updateTable("dev_billing_subscription").set(canceled).where("id", "=", subscription.id).execute();
-      await sendEvent("customer.subscription.deleted", subscriptionObject(canceled));
+      const canceling = { ...subscription, cancel_at_period_end: 1, updated_at: now.toISOString() };
+      await db.updateTable("dev_billing_subscription").set(canceling).where("id", "=", subscription.id).execute();
+      await sendEvent("customer.subscription.updated", subscriptionObject(canceling));
+    },
+    /** "Keep my plan": a cancellation at the period's end is taken back. */
+    async resumeSubscription(portalSessionId: string, subscriptionId: string): Promise<void> {
+      const subscription = await subscriptionOfPortal(portalSessionId, subscriptionId);
+      const resumed = { ...subscription, cancel_at_period_end: 0, updated_at: clock().toISOString() };
+      await db.updateTable("dev_billing_subscription").set(resumed).where("id", "=", subscription.id).execute();
+      await sendEvent("customer.subscription.updated", subscriptionObject(resumed));
     },
   };
 

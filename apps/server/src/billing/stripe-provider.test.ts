@@ -165,6 +165,22 @@ describe("given the Stripe provider with the real SDK against a local Stripe sta
       subscriptions: [{ subscription_id: "sub_test_1", plan: "Plus", is_active: true, expires_at: periodEnd, product_id: "plus", amount_in_cents: 900 }],
     });
 
+    // 'Upgrade Plan' on the Plus yearly card: the portal opens on Stripe's confirmation of exactly that change.
+    const upgradeForm = new FormData();
+    upgradeForm.append("price_id", "price_P_y");
+    expect((await user.postForm("/user/create-portal-session", upgradeForm)).status).toBe(303);
+    const deepLinkCall = requests.filter((request) => request.path === "/v1/billing_portal/sessions").at(-1);
+    expect(Object.fromEntries(deepLinkCall?.form ?? [])).toMatchObject({
+      customer: "cus_test_1",
+      "flow_data[type]": "subscription_update_confirm",
+      "flow_data[subscription_update_confirm][subscription]": "sub_test_1",
+      "flow_data[subscription_update_confirm][items][0][id]": "si_1",
+      "flow_data[subscription_update_confirm][items][0][price]": "price_P_y",
+      "flow_data[after_completion][type]": "redirect",
+      "flow_data[after_completion][redirect][return_url]": `${testOrigin}/dashboard`,
+    });
+    requests = [];
+
     subscriptionStatus = "canceled";
     expect((await deliver(sign(nowSeconds))).status).toBe(200);
     expect((await user.get("/user/subscription-status")).body).toMatchObject({ has_subscription: false, plan: null, subscriptions: [] });

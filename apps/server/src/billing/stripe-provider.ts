@@ -58,8 +58,20 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
       }
       return { url: session.url };
     },
-    async createPortalSession({ customerId, returnUrl }) {
-      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+    async createPortalSession({ customerId, returnUrl, switchTo }) {
+      const session = await stripe.billingPortal.sessions.create({
+        customer: customerId,
+        return_url: returnUrl,
+        ...(switchTo && switchTo.itemId
+          ? {
+              flow_data: {
+                type: "subscription_update_confirm" as const,
+                subscription_update_confirm: { subscription: switchTo.subscriptionId, items: [{ id: switchTo.itemId, price: switchTo.priceId, quantity: 1 }] },
+                after_completion: { type: "redirect" as const, redirect: { return_url: returnUrl } },
+              },
+            }
+          : {}),
+      });
       return { url: session.url };
     },
     async listSubscriptions(customerId) {
@@ -84,6 +96,7 @@ export function toProviderSubscription(subscription: Stripe.Subscription): Provi
     customerId: typeof customer === "string" ? customer : customer.id,
     status: subscription.status,
     priceId: item?.price.id ?? "",
+    itemId: item?.id ?? null,
     currentPeriodEnd: item?.current_period_end ?? null,
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
   };

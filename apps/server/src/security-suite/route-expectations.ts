@@ -244,6 +244,15 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
       "the owner's portal session and subscription",
     ),
   },
+  "POST /dev/billing/portal/:portalSessionId/resume": {
+    cache: "private",
+    rule: "Development stand-in for Stripe's customer portal: the unguessable portal session id is the capability, as at Stripe; never mounted in production.",
+    cases: single(
+      (resources) => ({ path: `/dev/billing/portal/${resources.portalSessionId}/resume`, urlencoded: { subscription_id: resources.ownerSubscriptionId } }),
+      everyone(303),
+      "the owner's portal session and subscription",
+    ),
+  },
   "GET /dev/outbox": { cache: "private", rule: "The development outbox; never mounted in production.", cases: single(() => ({ path: "/dev/outbox" }), everyone(200)) },
   "GET /dev/outbox/view": { cache: "private", rule: "The development outbox; never mounted in production.", cases: single(() => ({ path: "/dev/outbox/view" }), everyone(200)) },
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
 import { Button } from "@atelier/ui";
 import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
 import { BILLING_PATHS, CSRF_FORM_FIELD_NAME } from "./billing-client.ts";
@@ -18,6 +19,9 @@ export function StripePortalSessionPage({ submitForm = (form) => form.submit() }
   const latestSubmitForm = useRef(submitForm);
   latestSubmitForm.current = submitForm;
   const csrfToken = readCsrfTokenFromDocumentCookie() ?? "";
+  // 'Upgrade Plan' and 'Downgrade Plan' carry the card's price: the portal then opens on that change (issue 13).
+  const navigationPriceId = (useLocation().state as { priceId?: unknown } | null)?.priceId;
+  const priceId = typeof navigationPriceId === "string" ? navigationPriceId : undefined;
 
   useEffect(() => {
     // Strict mode runs effects twice in development; one post is enough.
@@ -32,6 +36,7 @@ export function StripePortalSessionPage({ submitForm = (form) => form.submit() }
       <p role="status">Opening the billing portal…</p>
       <form ref={formReference} method="post" action={BILLING_PATHS.createPortalSession} className="billing-portal-form">
         <input type="hidden" name={CSRF_FORM_FIELD_NAME} value={csrfToken} />
+        {priceId ? <input type="hidden" name="price_id" value={priceId} /> : null}
         <p>If nothing happens in a few seconds, open it yourself:</p>
         <Button type="submit" variant="secondary">
           Open the billing portal
