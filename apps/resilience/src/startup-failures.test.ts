@@ -95,3 +95,19 @@ describe("given a local OpenID provider port that is taken", () => {
     }
   });
 });
+
+describe("given a public PUBLIC_ORIGIN without the production settings", () => {
+  it("should refuse to start whatever NODE_ENV says, and name every setting to give", async () => {
+    for (const nodeEnvironment of ["", "development"]) {
+      const { code, output } = await startExpectingFailure({ NODE_ENV: nodeEnvironment, PUBLIC_ORIGIN: "https://atelier.example.ch" });
+      expect(code).toBe(1);
+      expect(output).not.toMatch(/^\s+at /m);
+      expect(output).not.toContain("Atelier is running");
+      if (nodeEnvironment === "") {
+        for (const setting of ["SECRET_KEY", "SMTP_URL", "MAIL_FROM", "CONTACT_RECIPIENT", "BILLING_PROVIDER"]) expect(output).toContain(setting);
+      } else {
+        expect(output).toContain("PUBLIC_ORIGIN https://atelier.example.ch is reachable from other machines, but NODE_ENV is development");
+      }
+    }
+  });
+});

@@ -1,10 +1,12 @@
 export { parseSubtitleXml, resolveSubtitleParseLimits } from "./parse-subtitle-xml.ts";
 export {
+  alignSubtitleTracksInWorker,
   closeSubtitleParseWorkers,
   parseSubtitleXmlInWorker,
+  subtitleWorkerEntrySourcePath,
   warmUpSubtitleParseWorker,
 } from "./parse-subtitle-xml-in-worker.ts";
-export type { SubtitleWorkerParseOptions } from "./parse-subtitle-xml-in-worker.ts";
+export type { SubtitleWorkerAlignOptions, SubtitleWorkerParseOptions } from "./parse-subtitle-xml-in-worker.ts";
 export { SubtitleParseError, describeSubtitleParseErrorCode, isSubtitleParseErrorCode } from "./subtitle-parse-error.ts";
 export type { SubtitleParseErrorCode } from "./subtitle-parse-error.ts";
 export { DEFAULT_SUBTITLE_PARSE_LIMITS } from "./subtitle-types.ts";

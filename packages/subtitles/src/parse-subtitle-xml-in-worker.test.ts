@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { closeSubtitleParseWorkers, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
+import { alignSubtitleTracks } from "./align-subtitle-tracks.ts";
+import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
+import type { ParsedSubtitleTrack } from "./subtitle-types.ts";
 import { SubtitleParseError } from "./subtitle-parse-error.ts";
 import { readOwnSubtitleFixture } from "./test-support/shared-subtitle-fixtures.ts";
 
@@ -58,5 +60,49 @@ describe("given an upload parsed in a worker thread", () => {
   it("should keep working after a timeout", async () => {
     const track = await parseSubtitleXmlInWorker(new Uint8Array(readOwnSubtitleFixture("youtube-srv3.xml")), { timeoutMilliseconds: 10_000 });
     expect(track.format).toBe("youtube-srv3");
+  });
+});
+
+function syntheticTrack(cueCount: number, language: "en" | "sv", offsetMilliseconds = 0): ParsedSubtitleTrack {
+  const words = language === "en" ? ["Where", "is", "the", "train", "station", "tonight"] : ["Var", "är", "tågstationen", "i", "kväll", "nu"];
+  return {
+    format: "ttml",
+    language,
+    droppedCues: [],
+    cues: Array.from({ length: cueCount }, (_, index) => ({
+      startMilliseconds: offsetMilliseconds + index * 2_000,
+      endMilliseconds: offsetMilliseconds + index * 2_000 + 1_500,
+      text: `${words[index % words.length]} ${words[(index * 7) % words.length]} number ${index}.`,
+    })),
+  };
+}
+
+describe("given two tracks aligned in a worker thread", () => {
+  it("should give the same pairs and report as the aligner on this thread", async () => {
+    const english = syntheticTrack(300, "en");
+    const swedish = syntheticTrack(300, "sv", 400);
+    const inWorker = await alignSubtitleTracksInWorker(english, swedish, { timeoutMilliseconds: 20_000 });
+    const here = alignSubtitleTracks(english, swedish);
+    expect(inWorker.pairs).toEqual(here.pairs);
+    expect(inWorker.report).toEqual(here.report);
+  });
+
+  it("should leave this thread's event loop free while it aligns a large pair", async () => {
+    const english = syntheticTrack(12_000, "en");
+    const swedish = syntheticTrack(12_000, "sv", 300);
+    await alignSubtitleTracksInWorker(syntheticTrack(20, "en"), syntheticTrack(20, "sv"), { timeoutMilliseconds: 20_000 });
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks += 1;
+      if (ticking) setTimeout(tick, 1);
+    };
+    setTimeout(tick, 1);
+    const alignment = alignSubtitleTracksInWorker(english, swedish, { timeoutMilliseconds: 60_000 });
+    const { pairs } = await alignment;
+    ticking = false;
+    expect(pairs.length).toBeGreaterThan(1_000);
+    // Aligned on this thread, not one timer could fire until the alignment was over.
+    expect(ticks).toBeGreaterThan(10);
   });
 });

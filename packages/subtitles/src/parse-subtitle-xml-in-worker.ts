@@ -1,6 +1,11 @@
 import { Worker } from "node:worker_threads";
+import type { AlignmentReport, SentencePair, SubtitleAlignmentOptions } from "./align-subtitle-tracks.ts";
 import { SubtitleParseError, isSubtitleParseErrorCode } from "./subtitle-parse-error.ts";
 import { DEFAULT_SUBTITLE_PARSE_LIMITS, type ParsedSubtitleTrack, type SubtitleParseLimits } from "./subtitle-types.ts";
+import type { SubtitleWorkerRequest } from "./subtitle-worker.ts";
+
+/** The worker's TypeScript entry, relative to the package: the server's build compiles it to `subtitle-worker.js`. */
+export const subtitleWorkerEntrySourcePath = "src/subtitle-worker.ts";
 
 export interface SubtitleWorkerParseOptions {
   limits?: Partial<SubtitleParseLimits>;
@@ -8,9 +13,15 @@ export interface SubtitleWorkerParseOptions {
   timeoutMilliseconds?: number;
 }
 
+export interface SubtitleWorkerAlignOptions {
+  alignment?: SubtitleAlignmentOptions;
+  /** Wall-clock limit of the alignment once the worker is ready (default 20,000 ms). */
+  timeoutMilliseconds?: number;
+}
+
 type WorkerReply =
   | { status: "ready" }
-  | { jobId: number; status: "parsed"; track: ParsedSubtitleTrack }
+  | { jobId: number; status: "done"; result: unknown }
   | { jobId: number; status: "failed"; code: unknown; message: string };
 
 // A 5 MB upload becomes at most a few tens of MB of tree; 256 MB leaves room and still caps abuse.
@@ -26,8 +37,23 @@ const readyWorkers = new WeakSet<Worker>();
 /** How long a new worker may take to start before the upload fails; the parse's own limit starts after it. */
 const WORKER_STARTUP_TIMEOUT_MILLISECONDS = 15_000;
 
+/**
+ * The worker's script: from source (this module's URL ends in .ts) the loader that starts the TypeScript entry; in the
+ * server's compiled bundle, whose URL is dist/main.js, the compiled entry beside it.
+ */
+function subtitleWorkerScriptUrl(): URL {
+  return import.meta.url.endsWith(".ts") ? new URL("./subtitle-worker-loader.mjs", import.meta.url) : new URL("./subtitle-worker.js", import.meta.url);
+}
+
 function createParseWorker(): Worker {
-  const worker = new Worker(new URL("./parse-worker.mjs", import.meta.url), { resourceLimits: WORKER_RESOURCE_LIMITS });
+  const worker = new Worker(subtitleWorkerScriptUrl(), { resourceLimits: WORKER_RESOURCE_LIMITS });
+  // A worker that cannot start (its script missing, out of memory) must fail its job, never the whole process: an
+  // 'error' event without a listener would be thrown.
+  worker.on("error", () => undefined);
+  worker.once("exit", () => {
+    const index = idleWorkers.indexOf(worker);
+    if (index !== -1) idleWorkers.splice(index, 1);
+  });
   worker.on("message", function markReady(reply: WorkerReply) {
     if (reply.status === "ready") {
       readyWorkers.add(worker);
@@ -57,16 +83,32 @@ export async function closeSubtitleParseWorkers(): Promise<void> {
  * const track = await parseSubtitleXmlInWorker(new Uint8Array(await file.arrayBuffer()), { timeoutMilliseconds: 2000 });
  */
 export function parseSubtitleXmlInWorker(input: Uint8Array, options: SubtitleWorkerParseOptions = {}): Promise<ParsedSubtitleTrack> {
-  const timeoutMilliseconds = options.timeoutMilliseconds ?? 2_000;
   const maximumBytes = options.limits?.maximumBytes ?? DEFAULT_SUBTITLE_PARSE_LIMITS.maximumBytes;
   // Refused before any thread is involved: the cheapest check on the most common abuse.
   if (input.byteLength > maximumBytes) return Promise.reject(new SubtitleParseError("too-large"));
+  return runInWorker<ParsedSubtitleTrack>({ kind: "parse", input, limits: options.limits ?? {} }, options.timeoutMilliseconds ?? 2_000);
+}
+
+/**
+ * Aligns two parsed tracks in a worker, so that a large pair never stalls the server's other requests (the alignment
+ * of two 19,000-cue films takes seconds of CPU). Rejects only with `SubtitleParseError` ("timeout" on expiry).
+ *
+ * @example
+ * const { pairs, report } = await alignSubtitleTracksInWorker(english, swedish);
+ */
+export function alignSubtitleTracksInWorker(english: ParsedSubtitleTrack, swedish: ParsedSubtitleTrack, options: SubtitleWorkerAlignOptions = {}): Promise<{ pairs: SentencePair[]; report: AlignmentReport }> {
+  return runInWorker({ kind: "align", english, swedish, options: options.alignment ?? {} }, options.timeoutMilliseconds ?? 20_000);
+}
+
+type WorkerJob = SubtitleWorkerRequest extends infer Request ? (Request extends { jobId: number } ? Omit<Request, "jobId"> : never) : never;
+
+function runInWorker<Result>(job: WorkerJob, timeoutMilliseconds: number): Promise<Result> {
   const worker = idleWorkers.pop() ?? createParseWorker();
   worker.ref();
   const jobId = nextJobId++;
   return new Promise((resolve, reject) => {
     let settled = false;
-    const finish = (outcome: { track: ParsedSubtitleTrack } | { error: SubtitleParseError }, reusable: boolean) => {
+    const finish = (outcome: { result: Result } | { error: SubtitleParseError }, reusable: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -79,16 +121,16 @@ export function parseSubtitleXmlInWorker(input: Uint8Array, options: SubtitleWor
       } else {
         void worker.terminate();
       }
-      if ("track" in outcome) resolve(outcome.track);
+      if ("result" in outcome) resolve(outcome.result);
       else reject(outcome.error);
     };
     const onMessage = (reply: WorkerReply) => {
       if (reply.status === "ready") {
-        startParseTimer();
+        startJobTimer();
         return;
       }
       if (reply.jobId !== jobId) return;
-      if (reply.status === "parsed") finish({ track: reply.track }, true);
+      if (reply.status === "done") finish({ result: reply.result as Result }, true);
       else finish({ error: new SubtitleParseError(isSubtitleParseErrorCode(reply.code) ? reply.code : "worker-failed", reply.message) }, true);
     };
     const onError = (error: Error) => {
@@ -97,23 +139,23 @@ export function parseSubtitleXmlInWorker(input: Uint8Array, options: SubtitleWor
       finish({ error: new SubtitleParseError(code, error.message) }, false);
     };
     const onExit = (exitCode: number) => finish({ error: new SubtitleParseError("worker-failed", `worker exited with code ${exitCode}`) }, false);
-    // The parse's limit counts from the moment the worker can parse, so a slow start-up is not blamed on the file.
+    // The job's limit counts from the moment the worker can work, so a slow start-up is not blamed on the file.
     let timer = setTimeout(
-      () => finish({ error: new SubtitleParseError("worker-failed", `the parse worker did not start within ${WORKER_STARTUP_TIMEOUT_MILLISECONDS} ms`) }, false),
+      () => finish({ error: new SubtitleParseError("worker-failed", `the subtitle worker did not start within ${WORKER_STARTUP_TIMEOUT_MILLISECONDS} ms`) }, false),
       WORKER_STARTUP_TIMEOUT_MILLISECONDS,
     );
-    let parseTimerStarted = false;
-    const startParseTimer = () => {
-      if (parseTimerStarted || settled) return;
-      parseTimerStarted = true;
+    let jobTimerStarted = false;
+    const startJobTimer = () => {
+      if (jobTimerStarted || settled) return;
+      jobTimerStarted = true;
       clearTimeout(timer);
       timer = setTimeout(() => finish({ error: new SubtitleParseError("timeout", `after ${timeoutMilliseconds} ms`) }, false), timeoutMilliseconds);
     };
-    if (readyWorkers.has(worker)) startParseTimer();
+    if (readyWorkers.has(worker)) startJobTimer();
     worker.on("message", onMessage);
     worker.on("error", onError);
     worker.on("exit", onExit);
     // Copied rather than transferred: the caller keeps its buffer.
-    worker.postMessage({ jobId, input, limits: options.limits ?? {} });
+    worker.postMessage({ ...job, jobId });
   });
 }

@@ -1,5 +1,5 @@
 import {
-  alignSubtitleTracks,
+  alignSubtitleTracksInWorker,
   parseSubtitleXmlInWorker,
   SubtitleParseError,
   type AlignmentReport,
@@ -16,6 +16,8 @@ export const maximumSubtitleFileBytes = 5 * 1024 * 1024;
 export const maximumUploadRequestBytes = 11 * 1024 * 1024;
 /** Wall-clock limit for reading one file in the worker. */
 export const subtitleParseTimeoutMilliseconds = 2_000;
+/** Wall-clock limit for aligning two parsed files in the worker (two 19,000-cue films take 1–3 s). */
+export const subtitleAlignmentTimeoutMilliseconds = 20_000;
 /** Fewer pairs than this means the two files do not belong together. */
 export const minimumPairCount = 10;
 /**
@@ -143,7 +145,13 @@ export async function readSubtitleUpload(c: Context): Promise<UploadedSubtitles>
     const englishTrack = (englishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
     const swedishTrack = (swedishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
 
-    const { pairs, report } = alignSubtitleTracks(englishTrack, swedishTrack);
+    // In a worker: two films of 19,000 cues take seconds of CPU, which on this thread would stall every visitor.
+    const { pairs, report } = await alignSubtitleTracksInWorker(englishTrack, swedishTrack, { timeoutMilliseconds: subtitleAlignmentTimeoutMilliseconds }).catch((error: unknown) => {
+      if (error instanceof SubtitleParseError) {
+        throw new HttpError(503, "Matching the two files took longer than the server allows right now. Please try again in a minute.", { cause: error, headers: { "Retry-After": "30" } });
+      }
+      throw error;
+    });
     const cards = pairs
       .map((pair) => ({ english: pair.english.trim(), swedish: pair.swedish.trim() }))
       .filter((pair) => pair.english !== "" && pair.swedish !== "");

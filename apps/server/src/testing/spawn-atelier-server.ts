@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -44,9 +44,22 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-/** Runs `src/main.ts` of apps/server as `pnpm start` does, with these settings, and returns its exit code and output. */
+/**
+ * How the server is started: the compiled `dist/main.js`, as `pnpm start` runs it (built by the `build` task that
+ * turbo runs before every test task), or `src/main.ts` through tsx when `ATELIER_SERVER_FROM_SOURCE=1`.
+ */
+function serverCommandArguments(): string[] {
+  if (process.env.ATELIER_SERVER_FROM_SOURCE === "1") return ["--import", "tsx", "src/main.ts"];
+  const compiledEntry = path.join(serverPackageDirectory, "dist", "main.js");
+  if (!existsSync(compiledEntry)) {
+    throw new Error(`${compiledEntry} is missing: run \`pnpm --filter @atelier/server build\` first (turbo does before tests), or set ATELIER_SERVER_FROM_SOURCE=1.`);
+  }
+  return ["--enable-source-maps", compiledEntry];
+}
+
+/** Runs apps/server as `pnpm start` does, with these settings, and returns its exit code and output. */
 export function spawnAtelierServer(environment: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serverCommandArguments(), {
     cwd: serverPackageDirectory,
     env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", DATABASE_URL: "", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
