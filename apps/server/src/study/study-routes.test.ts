@@ -326,6 +326,29 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ memorized: 6, anonymous_limit_reached: false });
     });
 
+    it("should memorize exactly five cards when an anonymous learner sends every last rating at once", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const pairs = (await pairsOf(owner, group.id)).slice(0, 30);
+      expect(pairs.length).toBeGreaterThan(6);
+      const visitor = createStudyTestClient(app);
+      for (const pair of pairs) for (let answer = 0; answer < 3; answer += 1) await visitor.post(`/api/subtitle-pairs/${pair.id}/rate/`, { is_correct: true });
+      const answers = await Promise.all(pairs.map((pair) => visitor.post(`/api/subtitle-pairs/${pair.id}/rate/`, { is_correct: true })));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 403)).toHaveLength(pairs.length - 5);
+      expect((await visitor.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ memorized: 5, anonymous_limit_reached: true });
+    });
+
+    it("should count both of two ratings of one card sent at once", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const [pair] = await pairsOf(owner, group.id);
+      const answers = await Promise.all([0, 1].map(() => owner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: true })));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers.map((answer) => answer.body.pair.current_box).sort()).toEqual([2, 3]);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ total_reviews: 2 });
+    });
+
     it("should count the anonymous limit over every group of the learner", async () => {
       const owner = await signedIn("owner@example.ch");
       const first = await uploadGroup(owner);
