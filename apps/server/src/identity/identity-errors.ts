@@ -62,11 +62,14 @@ export class IdentityInputError extends Error {
  */
 export class IdentityStatusError extends Error {
   readonly status: 403 | 404 | 409 | 429;
+  /** For a 429: seconds until the limit has room again, sent as `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: 403 | 404 | 409 | 429, reason: string) {
+  constructor(status: 403 | 404 | 409 | 429, reason: string, options: { retryAfterSeconds?: number } = {}) {
     super(reason);
     this.name = "IdentityStatusError";
     this.status = status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -12,6 +12,7 @@ import { createAccountStore, isValidEmail, normalizeEmail, primaryEmailOf, seria
 import { epochSecondsOf, identityTimeouts, passkeyLoginOffered, withoutExpiredPendingLogin, type AuthenticationRecord, type PendingState } from "./flows.ts";
 import { AuthenticationRequiredError, ReauthenticationRequiredError, errorItem, IdentityInputError, IdentityStatusError, throwIfAny, type IdentityErrorItem } from "./identity-errors.ts";
 import { createIdentityLinks, identityMails } from "./identity-mail.ts";
+import { createRateLimiter } from "../rate-limit/rate-limiter.ts";
 import { hashPassword, validateNewPassword, verifyPassword } from "./passwords.ts";
 import { createIdentityRateLimits, type IdentityRateLimitAction, type IdentityRateLimitDecision } from "./rate-limits.ts";
 import {
@@ -98,6 +99,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
   const sessions = createSessionStore({ database });
   const codes = createCodeStore({ database, secretKey: configuration.secretKey });
   const limits = createIdentityRateLimits({ database, clock });
+  const accountExistsMailLimiter = createRateLimiter({ database, scope: "identity-mail:account-already-exists", limit: { maximumRequests: 1, windowMilliseconds: 5 * 60_000 }, clock });
   const links = createIdentityLinks(configuration.publicOrigin);
   const authenticators = createAuthenticatorStore({ database });
   const socialAccounts = createSocialAccountStore({ database });
@@ -209,6 +211,8 @@ export function createIdentityService(options: IdentityServiceOptions) {
       return errorsResult(error.errors);
     }
     if (error instanceof IdentityStatusError) {
+      // Every 429 says when to come back, as the contact and upload 429s do.
+      if (error.status === 429) request.c.header("Retry-After", String(error.retryAfterSeconds ?? 60));
       return statusResult(error.status);
     }
     if (error instanceof AuthenticationRequiredError) {
@@ -278,7 +282,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
   async function consumeOr429(action: IdentityRateLimitAction, subject: { ip: string; user?: string; key?: string }): Promise<IdentityRateLimitDecision> {
     const decision = await limits.consume(action, subject);
     if (decision.status === "limited") {
-      throw new IdentityStatusError(429, `Rate limit ${action} reached.`);
+      throw new IdentityStatusError(429, `Rate limit ${action} reached.`, { retryAfterSeconds: decision.retryAfterSeconds });
     }
     return decision;
   }
@@ -557,8 +561,15 @@ export function createIdentityService(options: IdentityServiceOptions) {
       if (settings.emailVerification !== "mandatory") {
         throw new IdentityInputError([errorItem("email_taken", "email")]);
       }
-      // Enumeration prevention: answer as for a new account, tell the owner by mail, create nothing.
-      await sendMail(identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
+      // Enumeration prevention: answer as for a new account, tell the owner by mail, create nothing. The same work as
+      // a new account (the password hashed, the verification mail's rate limit spent) keeps the time and the follow-ups
+      // (a resend within 10 s answers 429 either way) from telling the two apart.
+      if (password !== null) await hashPassword(password);
+      await limits.consume(settings.emailVerificationByCodeEnabled ? "confirm_email_by_code" : "confirm_email_by_link", { ip: request.ip, key: email });
+      // One such mail per address per 5 minutes: repeated sign-ups with someone's address must not flood their inbox.
+      if ((await accountExistsMailLimiter.registerRequest(email)).status === "allowed") {
+        await sendMail(identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
+      }
       const session = await ensureSession(request);
       if (settings.emailVerificationByCodeEnabled) {
         await codes.issueSessionCode({ purpose: "email_verification", sessionId: session.id, userId: null, email, now: request.now, lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds });

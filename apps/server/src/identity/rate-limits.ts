@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 
 export type RateLimitPer = "ip" | "user" | "key";
 export type RateLimitRate = { amount: number; durationSeconds: number; per: RateLimitPer };
@@ -33,7 +34,7 @@ export type IdentityRateLimitAction = keyof typeof identityRateLimits;
 export type RateLimitSubject = { ip: string; user?: string; key?: string };
 
 /** `allowed` carries the ids of the hits it recorded, so that a successful login can take its own back. */
-export type IdentityRateLimitDecision = { status: "allowed"; hitIds: string[] } | { status: "limited" };
+export type IdentityRateLimitDecision = { status: "allowed"; hitIds: string[] } | { status: "limited"; retryAfterSeconds: number };
 
 /**
  * allauth's sliding-window rate limits, stored in the shared `rate_limit_hit` table (scope `identity:<action>:<per>`).
@@ -47,33 +48,38 @@ export function createIdentityRateLimits(options: { database: AtelierDatabase; c
   return {
     async consume(action: IdentityRateLimitAction, subject: RateLimitSubject): Promise<IdentityRateLimitDecision> {
       const now = options.clock();
-      const checks: { scope: string; client: string }[] = [];
-      for (const rate of identityRateLimits[action] as readonly RateLimitRate[]) {
+      const rates = (identityRateLimits[action] as readonly RateLimitRate[]).flatMap((rate) => {
         const client = subject[rate.per];
-        if (client === undefined) {
-          continue;
+        return client === undefined ? [] : [{ rate, client, scope: `identity:${action}:${rate.per}` }];
+      });
+      // Checked and recorded in one transaction under a lock per (scope, client), taken in a fixed order: simultaneous
+      // attempts, in this process or another on the same database, cannot all pass a limit that has room for one.
+      return database.transaction().execute(async (transaction) => {
+        for (const key of rates.map(({ scope, client }) => `rate-limit:${scope}:${client}`).sort()) await lockForTheRestOfTransaction(transaction, key);
+        for (const { rate, client, scope } of rates) {
+          const windowStart = new Date(now.getTime() - rate.durationSeconds * 1_000).toISOString();
+          const hits = await transaction
+            .selectFrom("rate_limit_hit")
+            .select("hit_at")
+            .where("scope", "=", scope)
+            .where("client_address", "=", client)
+            .where("hit_at", ">", windowStart)
+            .orderBy("hit_at", "asc")
+            .execute();
+          if (hits.length >= rate.amount) {
+            // The window frees a place when the oldest hit in it leaves.
+            const freedAt = new Date(hits[hits.length - rate.amount]?.hit_at ?? now.toISOString()).getTime() + rate.durationSeconds * 1_000;
+            return { status: "limited" as const, retryAfterSeconds: Math.max(1, Math.ceil((freedAt - now.getTime()) / 1_000)) };
+          }
         }
-        const scope = `identity:${action}:${rate.per}`;
-        const windowStart = new Date(now.getTime() - rate.durationSeconds * 1_000).toISOString();
-        const row = await database
-          .selectFrom("rate_limit_hit")
-          .select((expression) => expression.fn.countAll<string | number>().as("count"))
-          .where("scope", "=", scope)
-          .where("client_address", "=", client)
-          .where("hit_at", ">", windowStart)
-          .executeTakeFirst();
-        if (Number(row?.count ?? 0) >= rate.amount) {
-          return { status: "limited" };
+        const hitIds: string[] = [];
+        for (const { scope, client } of rates) {
+          const id = crypto.randomUUID();
+          hitIds.push(id);
+          await transaction.insertInto("rate_limit_hit").values({ id, scope, client_address: client, hit_at: now.toISOString() }).execute();
         }
-        checks.push({ scope, client });
-      }
-      const hitIds: string[] = [];
-      for (const check of checks) {
-        const id = crypto.randomUUID();
-        hitIds.push(id);
-        await database.insertInto("rate_limit_hit").values({ id, scope: check.scope, client_address: check.client, hit_at: now.toISOString() }).execute();
-      }
-      return { status: "allowed", hitIds };
+        return { status: "allowed" as const, hitIds };
+      });
     },
 
     /** Takes back the hits of one decision (allauth: a successful login does not count as a failed one). */

@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type AtelierDatabase } from "../database/open-database.ts";
+import { openTestDatabase, testDatabaseEngines, testPostgresUrl, type TestDatabase } from "../database/test-databases.ts";
+import { createIdentityRateLimits } from "../identity/rate-limits.ts";
+import { createRateLimiter } from "./rate-limiter.ts";
+
+let testDatabase: TestDatabase;
+const now = new Date("2026-03-01T10:00:00.000Z");
+const clock = () => now;
+
+describe.each(testDatabaseEngines)("given simultaneous requests against the limits on %s", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should let exactly the limit through when 20 requests of one client arrive at once", async () => {
+    const limiter = createRateLimiter({ database: testDatabase.database, scope: "test", limit: { maximumRequests: 5, windowMilliseconds: 60_000 }, clock });
+    const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.registerRequest("203.0.113.7")));
+    expect(decisions.filter((decision) => decision.status === "allowed")).toHaveLength(5);
+    expect(decisions.find((decision) => decision.status === "limited")).toEqual({ status: "limited", retryAfterSeconds: 60 });
+  });
+
+  it("should count allauth's failed sign-ins exactly when ten wrong passwords arrive at once", async () => {
+    const limits = createIdentityRateLimits({ database: testDatabase.database, clock });
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => limits.consume("login_failed", { ip: "203.0.113.7", key: "anna@example.ch" })));
+    // login_failed allows 5 per 5 minutes per address.
+    expect(decisions.filter((decision) => decision.status === "allowed")).toHaveLength(5);
+    expect(decisions.find((decision) => decision.status === "limited")).toEqual({ status: "limited", retryAfterSeconds: 300 });
+  });
+});
+
+describe.runIf(testDatabaseEngines.includes("postgresql"))("given two server processes' connections to one PostgreSQL database", () => {
+  let second: { database: AtelierDatabase; close: () => Promise<void> };
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase("postgresql");
+    second = openDatabase({ databaseUrl: testPostgresUrl, dataDirectory: "", postgresSearchPath: testDatabase.postgresSchema });
+  });
+  afterEach(async () => {
+    await second.close();
+    await testDatabase.destroy();
+  });
+
+  it("should hold one limit across both", async () => {
+    const limit = { maximumRequests: 5, windowMilliseconds: 60_000 };
+    const limiters = [testDatabase.database, second.database].map((database) => createRateLimiter({ database, scope: "test", limit, clock }));
+    const decisions = await Promise.all(Array.from({ length: 20 }, (_, index) => limiters[index % 2]!.registerRequest("203.0.113.7")));
+    expect(decisions.filter((decision) => decision.status === "allowed")).toHaveLength(5);
+
+    const identityLimits = [testDatabase.database, second.database].map((database) => createIdentityRateLimits({ database, clock }));
+    const failures = await Promise.all(Array.from({ length: 10 }, (_, index) => identityLimits[index % 2]!.consume("login_failed", { ip: `203.0.113.${index}`, key: "anna@example.ch" })));
+    expect(failures.filter((decision) => decision.status === "allowed")).toHaveLength(5);
+  });
+});
