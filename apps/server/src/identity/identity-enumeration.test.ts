@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { listOutboxMails } from "../mail/outbox-mailer.ts";
 import { createIdentityTestClient, readLastCode } from "./testing/identity-test-client.ts";
+import type * as passwords from "./passwords.ts";
 import { createIdentityTestApp } from "./testing/test-app.ts";
 
 // Counts the argon2 hashes, so "the same work on both paths" is checked as work, not as milliseconds.
 const hashCalls = vi.hoisted(() => ({ count: 0 }));
 vi.mock("./passwords.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("./passwords.ts")>();
+  const original = await importOriginal<typeof passwords>();
   return {
     ...original,
     hashPassword: async (password: string) => {
