@@ -83,6 +83,18 @@ describe("given a registered user", () => {
   });
 });
 
+describe("given a signed-in visitor on the login page with a next parameter that is not a plain path", () => {
+  it.each(["/%5Cevil.example/", "/%09/evil.example/", "//evil.example/"])("should send %s to the dashboard, not to an error", async (next) => {
+    await testbed.withPage(async (page) => {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("unsafe-next"));
+      await page.goto(`${testbed.server.origin}/account/login?next=${next}`);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
+      await page.locator("main").getByRole("heading", { name: "Dashboard" }).waitFor();
+      expect(await page.getByText("Something went wrong").count()).toBe(0);
+    });
+  });
+});
+
 describe("given the login modal", () => {
   it("should validate, sign in from the header and stay on the page, and confirm a reset request", async () => {
     const email = uniqueEmail("modal");

@@ -8,6 +8,7 @@ import {
   pathForFlow,
   pathForPendingFlow,
   redirectForAuthChange,
+  safeLocalPath,
 } from "./flow-paths.ts";
 import type { Flow, FlowId } from "./schemas.ts";
 import {
@@ -145,6 +146,18 @@ describe("redirectForAuthChange", () => {
     expect(
       redirectForAuthChange("login", { currentPath: "/account/login?next=%2Faccount%2Femail", nextParameter: "/account/email", response: signedIn }),
     ).toBe("/account/email");
+  });
+
+  it.each(["/\\evil.example/", "/\tevil.example", "/\t/evil.example/", "/%5Cevil.example".replace("%5C", "\\"), "/\u0000x", "/ /evil.example", "/\u2028x", "javascript:alert(1)", "evil.example", "", "///evil.example"])(
+    "ignores the unsafe next parameter %j",
+    (nextParameter) => {
+      expect(safeLocalPath(nextParameter)).toBeUndefined();
+      expect(redirectForAuthChange("login", { currentPath: "/account/login", nextParameter, response: signedIn })).toBe("/dashboard");
+    },
+  );
+
+  it("keeps a plain path of the site, with its query and fragment", () => {
+    expect(safeLocalPath("/study/abc/session?x=1%20y#top")).toBe("/study/abc/session?x=1%20y#top");
   });
 
   it("ignores a next parameter that leaves the site", () => {

@@ -132,9 +132,24 @@ export function redirectForAuthChange(event: AuthChangeEvent | null, context: Au
   }
 }
 
-/** Only same-site paths: `//evil.example` and `https://…` in `next` must not become an open redirect. */
-function safeLocalPath(candidate: string | null | undefined): string | undefined {
-  if (!candidate || !candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\")) {
+/**
+ * A `next` value that is a plain path of this site, or `undefined`. Refused: anything not starting with one `/`
+ * (`//evil.example`, `https://…`), backslashes (browsers read `/\evil.example` as `//evil.example`), and control or
+ * white-space characters (a tab inside `/\t/evil.example` is dropped by URL parsers), so no `next` becomes an open
+ * redirect or an address the router cannot take.
+ *
+ * @example
+ * safeLocalPath("/account/email"); // "/account/email"
+ * safeLocalPath("/\\evil.example/"); // undefined
+ */
+export function safeLocalPath(candidate: string | null | undefined): string | undefined {
+  if (!candidate || !candidate.startsWith("/") || candidate.startsWith("//")) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\\\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff]/.test(candidate)) return undefined;
+  const base = "https://same-origin.invalid";
+  try {
+    if (new URL(candidate, base).origin !== base) return undefined;
+  } catch {
     return undefined;
   }
   return candidate;

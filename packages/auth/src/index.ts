@@ -44,6 +44,7 @@ export {
   pathForFlow,
   pathForPendingFlow,
   redirectForAuthChange,
+  safeLocalPath,
   type AuthChangeRedirectContext,
   type FlowPathMap,
 } from "./flow-paths.ts";

@@ -1,3 +1,5 @@
+import { safeLocalPath } from "@atelier/auth";
+
 /**
  * Where a visitor who started signing in from the login modal goes once a flow on another page (an e-mailed code, a
  * second factor, a new address to confirm) completes the sign-in: back to the page the modal was opened on, not to
@@ -7,7 +9,7 @@ const RETURN_AFTER_LOGIN_KEY = "atelier:return-after-login";
 const RETURN_LIFETIME_MILLISECONDS = 15 * 60 * 1000;
 
 export function rememberReturnAfterLogin(path: string, now: number = Date.now()): void {
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/account/")) return;
+  if (safeLocalPath(path) === undefined || path.startsWith("/account/")) return;
   try {
     window.sessionStorage.setItem(RETURN_AFTER_LOGIN_KEY, JSON.stringify({ path, at: now }));
   } catch {
@@ -21,7 +23,7 @@ export function takeReturnAfterLogin(now: number = Date.now()): string | undefin
     const raw = window.sessionStorage.getItem(RETURN_AFTER_LOGIN_KEY);
     window.sessionStorage.removeItem(RETURN_AFTER_LOGIN_KEY);
     const saved = raw ? (JSON.parse(raw) as { path?: unknown; at?: unknown }) : undefined;
-    if (typeof saved?.path === "string" && typeof saved.at === "number" && now - saved.at < RETURN_LIFETIME_MILLISECONDS && saved.path.startsWith("/") && !saved.path.startsWith("//")) {
+    if (typeof saved?.path === "string" && typeof saved.at === "number" && now - saved.at < RETURN_LIFETIME_MILLISECONDS && safeLocalPath(saved.path) !== undefined) {
       return saved.path;
     }
   } catch {

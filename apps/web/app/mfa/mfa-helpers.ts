@@ -1,4 +1,4 @@
-import { WebAuthnUnsupportedError, isWebAuthnCancellation } from "@atelier/auth";
+import { WebAuthnUnsupportedError, isWebAuthnCancellation, safeLocalPath } from "@atelier/auth";
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
@@ -37,7 +37,7 @@ export function downloadRecoveryCodes(codes: readonly string[], doc: Document = 
   URL.revokeObjectURL(url);
 }
 
-/** The `next` query parameter if it is a path of this site (never `//host` or `https://…`). */
+/** The `next` query parameter if it is a plain path of this site (see `safeLocalPath` of @atelier/auth). */
 export function safeNextPath(next: string | null | undefined): string | undefined {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : undefined;
+  return safeLocalPath(next);
 }

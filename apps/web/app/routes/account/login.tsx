@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Button } from "@atelier/ui";
-import { errorsByParam } from "@atelier/auth";
+import { errorsByParam, safeLocalPath } from "@atelier/auth";
 import { AnonymousRoute } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
@@ -69,15 +69,11 @@ function LoginForm() {
   );
 }
 
-/** A visitor who signs in here with ?next= goes there, not to the dashboard (spec 2.1). */
-function safeNextPath(next: string | null): string | undefined {
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : undefined;
-}
 
 export default function LoginRoute() {
   const [searchParams] = useSearchParams();
   return (
-    <AnonymousRoute redirectTo={safeNextPath(searchParams.get("next")) ?? "/dashboard"}>
+    <AnonymousRoute redirectTo={safeLocalPath(searchParams.get("next")) ?? "/dashboard"}>
       <LoginForm />
     </AnonymousRoute>
   );
