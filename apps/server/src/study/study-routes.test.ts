@@ -391,6 +391,33 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
     });
   });
 
+  describe("names with invisible characters", () => {
+    it("should strip bidi overrides and zero-width characters from group names and from the export's file name", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner, { name: "Film\u202Egpj.exe\u200B\u2066x\u2069" });
+      expect(group.name).toBe("Filmgpj.exex");
+      const renamed = await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "\u200FSäsong\uFEFF 2\u202D" });
+      expect(renamed.body.group.name).toBe("Säsong 2");
+      // A name stored before the cleaning: the export's file name is cleaned all the same.
+      await testDatabase.database.updateTable("subtitle_group").set({ name: "Old\u202Etxt.exe" }).where("id", "=", group.id).execute();
+      const csv = await owner.get(`/api/subtitle-groups/${group.id}/export.csv`);
+      expect(csv.headers.get("Content-Disposition")).toBe(`attachment; filename="Old_txt.exe.csv"; filename*=UTF-8''Oldtxt.exe.csv`);
+    });
+  });
+
+  describe("stats of a public group", () => {
+    it("should tell an anonymous visitor whether the group is theirs, and not whose it is", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const visitor = createStudyTestClient(app);
+      const stats = await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
+      expect(stats.body.is_owner).toBe(false);
+      expect(stats.body).not.toHaveProperty("owner_id");
+      expect(JSON.stringify(stats.body)).not.toContain(owner.userId);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.is_owner).toBe(true);
+    });
+  });
+
   describe("export", () => {
     it("should export the pairs with this learner's boxes as CSV with formula guards and as Anki's tab-separated text", async () => {
       const owner = await signedIn("owner@example.ch");

@@ -260,7 +260,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       id: group.id,
       name: group.name,
       is_public: group.is_public === 1,
-      owner_id: group.owner_id,
+      // Whose group it is stays private: the screen only needs to know whether it is the visitor's own.
       is_owner: group.owner_id === userIdOf(learner),
       ...statistics,
       anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(memorizedEverywhere),
@@ -387,7 +387,8 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const progressByPairId = indexProgressByPairId(progress);
     const cards = pairs.map((pair) => ({ english: pair.english, swedish: pair.swedish, box: currentBoxOf(progressByPairId.get(pair.id)) }));
     const fileName = `${safeFileName(group.name)}.${format === "csv" ? "csv" : "txt"}`;
-    const encodedName = encodeURIComponent(`${group.name}.${format === "csv" ? "csv" : "txt"}`);
+    // Cleaned again: a name stored before bidi and zero-width characters were stripped must not reach the file name.
+    const encodedName = encodeURIComponent(`${cleanName(group.name) || "flashcards"}.${format === "csv" ? "csv" : "txt"}`);
     c.header("Content-Disposition", `attachment; filename="${fileName}"; filename*=UTF-8''${encodedName}`);
     c.header("X-Content-Type-Options", "nosniff");
     if (format === "csv") {

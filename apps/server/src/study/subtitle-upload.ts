@@ -51,8 +51,15 @@ let activeUploads = 0;
 
 /** Removes control characters and surrounding space; what remains is shown as text only. */
 export function cleanName(value: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  return (
+    value
+      // Bidi overrides and isolates, and zero-width characters: invisible, they can make a name read as another.
+      .replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+/g, "")
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+  );
 }
 
 function nameFromFileName(fileName: string): string {

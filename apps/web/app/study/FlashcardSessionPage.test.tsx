@@ -17,7 +17,7 @@ vi.mock("./study-client.ts", async (importOriginal) => ({ ...(await importOrigin
 const { FlashcardSessionPage } = await import("./FlashcardSessionPage.tsx");
 
 const stats = {
-  id: "g1", name: "Bron", is_public: true, owner_id: "u", is_owner: false, total: 2, not_started: 2, in_progress: 0, memorized: 0,
+  id: "g1", name: "Bron", is_public: true, is_owner: false, total: 2, not_started: 2, in_progress: 0, memorized: 0,
   box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 }, total_reviews: 0, accuracy: 0, reviewing: 0, learned: 0, dueToday: 0,
   anonymous_limit_reached: false, pairs: [],
 };

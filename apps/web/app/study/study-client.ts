@@ -45,7 +45,6 @@ const statsSchema = v.object({
   id: v.string(),
   name: v.string(),
   is_public: v.boolean(),
-  owner_id: v.string(),
   is_owner: v.boolean(),
   total: v.number(),
   not_started: v.number(),
