@@ -300,6 +300,24 @@ export const migrations: Record<string, Migration> = {
       await database.schema.dropTable("identity_social_account").execute();
     },
   },
+  "0007-rate-limit-window": {
+    async up(database: Kysely<unknown>) {
+      // One row per scope, client and window: a request is one upsert that returns the window's count, so a hot
+      // limit (every study call) costs one statement and stays exact across processes.
+      await database.schema
+        .createTable("rate_limit_window")
+        .addColumn("scope", "text", (column) => column.notNull())
+        .addColumn("client_key", "text", (column) => column.notNull())
+        .addColumn("window_start", "text", (column) => column.notNull())
+        .addColumn("request_count", "integer", (column) => column.notNull())
+        .addPrimaryKeyConstraint("rate_limit_window_primary_key", ["scope", "client_key", "window_start"])
+        .execute();
+      await database.schema.createIndex("rate_limit_window_start_index").on("rate_limit_window").column("window_start").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropTable("rate_limit_window").execute();
+    },
+  },
 };
 
 /**

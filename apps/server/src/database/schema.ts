@@ -28,6 +28,15 @@ export type CaptchaSpentChallengeTable = {
   expires_at: string;
 };
 
+/** A fixed-window counter (`createFixedWindowRateLimiter`). */
+export type RateLimitWindowTable = {
+  scope: string;
+  client_key: string;
+  /** ISO time at which the window began. */
+  window_start: string;
+  request_count: number;
+};
+
 export type RateLimitHitTable = {
   id: string;
   scope: string;
@@ -233,6 +242,7 @@ export type DatabaseSchema = {
   outbox_mail: OutboxMailTable;
   captcha_spent_challenge: CaptchaSpentChallengeTable;
   rate_limit_hit: RateLimitHitTable;
+  rate_limit_window: RateLimitWindowTable;
   identity_user: IdentityUserTable;
   identity_email_address: IdentityEmailAddressTable;
   identity_session: IdentitySessionTable;

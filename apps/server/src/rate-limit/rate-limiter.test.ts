@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type AtelierDatabase } from "../database/open-database.ts";
 import { openTestDatabase, testDatabaseEngines, testPostgresUrl, type TestDatabase } from "../database/test-databases.ts";
 import { createIdentityRateLimits } from "../identity/rate-limits.ts";
+import { createFixedWindowRateLimiter } from "./fixed-window-rate-limiter.ts";
 import { createRateLimiter } from "./rate-limiter.ts";
 
 let testDatabase: TestDatabase;
@@ -21,6 +22,17 @@ describe.each(testDatabaseEngines)("given simultaneous requests against the limi
     const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.registerRequest("203.0.113.7")));
     expect(decisions.filter((decision) => decision.status === "allowed")).toHaveLength(5);
     expect(decisions.find((decision) => decision.status === "limited")).toEqual({ status: "limited", retryAfterSeconds: 60 });
+  });
+
+  it("should count a busy endpoint's fixed window exactly when 30 requests arrive at once, and start over in the next window", async () => {
+    let clockNow = new Date("2026-03-01T10:00:30.000Z");
+    const limiter = createFixedWindowRateLimiter({ database: testDatabase.database, scope: "busy", limit: { maximumRequests: 10, windowMilliseconds: 60_000 }, clock: () => clockNow });
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.registerRequest("learner-1")));
+    expect(decisions.filter((decision) => decision.status === "allowed")).toHaveLength(10);
+    expect(decisions.find((decision) => decision.status === "limited")).toEqual({ status: "limited", retryAfterSeconds: 30 });
+    expect((await limiter.registerRequest("learner-2")).status).toBe("allowed");
+    clockNow = new Date("2026-03-01T10:01:00.000Z");
+    expect((await limiter.registerRequest("learner-1")).status).toBe("allowed");
   });
 
   it("should count allauth's failed sign-ins exactly when ten wrong passwords arrive at once", async () => {

@@ -391,6 +391,33 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
     });
   });
 
+  describe("limits per learner", () => {
+    it("should answer the 11th upload within 10 minutes with 429, Retry-After and a sentence, before reading it", async () => {
+      const owner = await signedIn("owner@example.ch");
+      for (let upload = 0; upload < 10; upload += 1) expect((await owner.upload()).status).toBe(201);
+      const refused = await owner.upload();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("600");
+      expect(refused.body).toEqual({ error: "You have uploaded 10 pairs of files in the last 10 minutes. Please wait 10 minutes before the next upload." });
+      expect((await owner.get("/api/subtitle-groups/")).body.groups).toHaveLength(10);
+      now = new Date(now.getTime() + 10 * 60_000);
+      expect((await owner.upload()).status).toBe(201);
+    });
+
+    it("should answer a learner's 601st rating within a minute with 429 and Retry-After", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const [pair] = await pairsOf(owner, group.id);
+      const visitor = createStudyTestClient(app);
+      await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
+      for (let rating = 0; rating < 600; rating += 1) expect((await visitor.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: false })).status).toBe(200);
+      const refused = await visitor.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: false });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: "Too many requests in a short time. Please wait a moment and try again." });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    });
+  });
+
   describe("names with invisible characters", () => {
     it("should strip bidi overrides and zero-width characters from group names and from the export's file name", async () => {
       const owner = await signedIn("owner@example.ch");

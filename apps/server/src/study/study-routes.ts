@@ -15,6 +15,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { Clock } from "../clock.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
+import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
 import { isDatabaseUnavailableError } from "../database/database-errors.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError, internalServerErrorMessage } from "../http/http-errors.ts";
@@ -45,6 +46,11 @@ export const groupNotFoundMessage = "This subtitle group does not exist.";
 export const pairNotFoundMessage = "This flashcard pair does not exist.";
 export const ownerOnlyMessage = "Only the owner of this group can do that.";
 export const anonymousLimitMessage = "You have memorized 5 cards. Please sign in to keep studying and keep your progress.";
+/** Unsafe study calls per learner (ratings, mark-studied, renames…), per minute. */
+export const studyApiRateLimit = { maximumRequests: 600, windowMilliseconds: 60_000 };
+/** Uploads per user: each costs two parses and an alignment. */
+export const uploadRateLimit = { maximumRequests: 10, windowMilliseconds: 10 * 60_000 };
+
 /** The most ids one mark-studied call may name (a session holds at most 250 cards; a whole group is allowed). */
 const maximumMarkStudiedIds = 50_000;
 
@@ -189,6 +195,22 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
 
   const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
 
+  // Against scripts, not people: a learner rating as fast as a hand can stays far below, and so do the load tests.
+  const studyCallLimiter = createFixedWindowRateLimiter({ database, scope: "study-api", limit: studyApiRateLimit, clock });
+  const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
+  app.use(async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
+    const user = await getAuthenticatedUser(c);
+    const learnerKey = user ? `user:${user.id}` : readLearnerCookie(c);
+    if (learnerKey !== null) {
+      const decision = await studyCallLimiter.registerRequest(learnerKey);
+      if (decision.status === "limited") {
+        throw new HttpError(429, "Too many requests in a short time. Please wait a moment and try again.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
+      }
+    }
+    return next();
+  });
+
   app.get("/subtitle-groups/", async (c) => {
     const learner = await learnerOf(c);
     const userId = userIdOf(learner);
@@ -200,6 +222,14 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const user = await getAuthenticatedUser(c);
     if (!user) {
       throw new HttpError(401, "Please sign in to upload subtitles.");
+    }
+    // Checked before the body is read: a refused upload costs no parse and no alignment.
+    const decision = await uploadLimiter.registerRequest(`user:${user.id}`);
+    if (decision.status === "limited") {
+      const minutes = Math.ceil(decision.retryAfterSeconds / 60);
+      throw new HttpError(429, `You have uploaded ${uploadRateLimit.maximumRequests} pairs of files in the last ${uploadRateLimit.windowMilliseconds / 60_000} minutes. Please wait ${minutes === 1 ? "a minute" : `${minutes} minutes`} before the next upload.`, {
+        headers: { "Retry-After": String(decision.retryAfterSeconds) },
+      });
     }
     const upload = await readSubtitleUpload(c);
     const group = await insertGroupWithPairs(

@@ -7,8 +7,8 @@ import {
   type SentencePair,
 } from "@atelier/subtitles";
 import type { Context, MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
+import { createBodyLimit } from "../http/request-body-limits.ts";
 
 /** Per file, as the subtitle package's own cap. */
 export const maximumSubtitleFileBytes = 5 * 1024 * 1024;
@@ -33,11 +33,12 @@ const maximumConcurrentUploads = 4;
 export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
 
 /**
- * Refuses an upload request over 11 MB before reading further (by Content-Length, or while streaming without it).
+ * Refuses an upload request over 11 MB with 413 before reading further (by Content-Length, or while streaming
+ * without it), in the study API's shape.
  * Installed before the CSRF check, which may read a form body itself.
  */
 export function createUploadBodyLimit(): MiddlewareHandler {
-  return bodyLimit({ maxSize: maximumUploadRequestBytes, onError: (c) => c.json({ error: uploadTooLargeMessage }, 400) });
+  return createBodyLimit({ maximumBytes: maximumUploadRequestBytes, tooLargeBody: () => ({ error: uploadTooLargeMessage, message: uploadTooLargeMessage }) });
 }
 
 export type UploadedSubtitles = {

@@ -30,6 +30,18 @@ describe("given the upload form", () => {
     expect(upload).not.toHaveBeenCalled();
   });
 
+  it("should say which file is too large before sending anything", async () => {
+    const upload = vi.fn();
+    render(<UploadForm upload={upload} />);
+    chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
+    const large = new File(["<xml/>"], "en.xml");
+    Object.defineProperty(large, "size", { value: 6 * 1024 * 1024 });
+    chooseFile("English subtitles (XML)", large);
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    expect(await screen.findByRole("alert")).toHaveProperty("textContent", "The English file is too large (6.0 MB): each subtitle file must be smaller than 5 MB.");
+    expect(upload).not.toHaveBeenCalled();
+  });
+
   it("should send public files by default and show the alignment report", async () => {
     const report = { offsetMilliseconds: 120, frameRateRatio: 1, englishCoverage: 0.9, swedishCoverage: 0.85, meanOverlap: 0.7, pairCount: 42, warning: "Check the files" };
     const upload = vi.fn(async () => ({

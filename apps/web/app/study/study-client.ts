@@ -228,10 +228,18 @@ export type StudyClient = ReturnType<typeof createStudyClient>;
 export const studyClient = createStudyClient();
 
 /** The upload form's checks (spec §5): both files, and only files named .xml. */
+/** The server's limit per subtitle file; larger files are refused here, before anything is sent. */
+export const MAXIMUM_SUBTITLE_FILE_BYTES = 5 * 1024 * 1024;
+
 export function validateSubtitleFiles(files: { swedish: File | null | undefined; english: File | null | undefined }): string | undefined {
   if (!files.swedish || !files.english) return STUDY_ERROR_MESSAGES.uploadMissingFile;
   const isXml = (file: File) => file.name.toLowerCase().endsWith(".xml");
   if (!isXml(files.swedish) || !isXml(files.english)) return STUDY_ERROR_MESSAGES.uploadWrongFileType;
+  for (const [label, file] of [["Swedish", files.swedish], ["English", files.english]] as const) {
+    if (file.size > MAXIMUM_SUBTITLE_FILE_BYTES) {
+      return `The ${label} file is too large (${(file.size / 1024 / 1024).toFixed(1)} MB): each subtitle file must be smaller than 5 MB.`;
+    }
+  }
   return undefined;
 }
 
