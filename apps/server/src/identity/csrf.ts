@@ -99,7 +99,9 @@ export function createCsrfMiddleware(options: { publicOrigin: string; exemptPath
       return;
     }
     await next();
-    if (!cookieToken && (c.req.method === "GET" || c.req.method === "HEAD") && !c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${csrfCookieName}=`))) {
+    // App clients (and the webhook) authenticate otherwise and get no cookie, as allauth sets none for them.
+    const exempt = options.exemptPathPrefixes.some((prefix) => c.req.path.startsWith(prefix));
+    if (!exempt && !cookieToken && (c.req.method === "GET" || c.req.method === "HEAD") && !c.res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${csrfCookieName}=`))) {
       setCsrfCookie(c, createCsrfToken(), secure);
     }
   };

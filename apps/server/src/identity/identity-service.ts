@@ -177,7 +177,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
 
   function finish(request: IdentityRequest, result: IdentityResult): Response {
     const { c } = request;
-    const body = result.body;
+    const body = request.client === "app" ? withoutBrowserOnlyFlows(result.body) : result.body;
     if (request.client === "browser") {
       if (request.issuedToken && !request.sessionEnded) {
         setCookie(c, sessionCookieName, request.issuedToken, { path: "/", httpOnly: true, sameSite: "Lax", secure: secureCookies, maxAge: identityTimeouts.browserSessionSeconds });
@@ -582,6 +582,13 @@ export function createIdentityService(options: IdentityServiceOptions) {
       await sendEmailVerification(request, account.id, email);
     }
     return continueLogin(request, account, null, { blockedMailIsError: false, passkeySignup: password === null });
+  }
+
+  /** allauth lists `provider_redirect` for browser clients only (API.md §2): an app cannot follow a form post's redirect. */
+  function withoutBrowserOnlyFlows(body: IdentityResult["body"]): IdentityResult["body"] {
+    const data = (body as { data?: { flows?: unknown } } | undefined)?.data;
+    if (!data || !Array.isArray(data.flows)) return body;
+    return { ...(body as object), data: { ...data, flows: data.flows.filter((flow: { id?: unknown }) => flow.id !== "provider_redirect") } } as IdentityResult["body"];
   }
 
   // ---- endpoints --------------------------------------------------------------------------------------------------

@@ -80,6 +80,21 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the lo
     expect(session.body.data.flows).toContainEqual({ id: "provider_redirect", providers: ["local"] });
   });
 
+  it("should offer app clients no provider redirect and set them no csrftoken cookie, as allauth does", async () => {
+    const app = createApp();
+    const phone = createIdentityTestClient(app, { client: "app" });
+    const session = await phone.get("/auth/session");
+    expect(session.status).toBe(401);
+    expect(session.body.data.flows.map((flow: { id: string }) => flow.id)).not.toContain("provider_redirect");
+    for (const path of ["/_allauth/app/v1/config", "/_allauth/app/v1/auth/session"]) {
+      const response = await app.request(path, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+      expect(response.headers.getSetCookie().filter((cookie) => cookie.startsWith("csrftoken=")), path).toEqual([]);
+    }
+    const browser = createIdentityTestClient(app);
+    expect((await browser.get("/auth/session")).body.data.flows).toContainEqual({ id: "provider_redirect", providers: ["local"] });
+    expect((await app.request("/_allauth/browser/v1/config")).headers.getSetCookie().some((cookie) => cookie.startsWith("csrftoken="))).toBe(true);
+  });
+
   it("should give a new user with a verified e-mail an account, and sign the same user in when they come back", async () => {
     const browser = createIdentityTestClient(createApp());
     const back = await signInWithProvider(browser, { accountId: "ada", preset: true });
