@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { alignSubtitleTracks } from "../src/align-subtitle-tracks.ts";
+import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers } from "../src/parse-subtitle-xml-in-worker.ts";
 import { parseSubtitleXml } from "../src/parse-subtitle-xml.ts";
 import type { SubtitleCue } from "../src/subtitle-types.ts";
 
@@ -260,6 +261,47 @@ function benchmarkRealFilmAlignment(): BenchFigures {
   return { ...figures, pairCount: report.pairCount, englishCoverage: report.englishCoverage, swedishCoverage: report.swedishCoverage, meanOverlap: report.meanOverlap };
 }
 
+/**
+ * What a server thread feels while the largest accepted pair (two 19,000-cue films) is aligned: the event loop's delay
+ * (p50, p99, max) with the alignment in the worker pool, and for contrast on this thread; and the peak RSS of four
+ * alignments at once in the pool.
+ */
+async function benchmarkAlignmentOffTheEventLoop(): Promise<BenchFigures> {
+  console.info("\nEvent-loop delay while two 19,000-cue files are aligned (gaps of a 5 ms timer on this thread)");
+  const { english, swedish } = createSyntheticPair(19_000);
+  const track = (cues: SubtitleCue[]) => ({ format: "ttml" as const, cues, droppedCues: [] });
+  await alignSubtitleTracksInWorker(track(english.slice(0, 50)), track(swedish.slice(0, 50)));
+  // A 5 ms timer on this thread: the gaps between its ticks, less 5 ms, are what a request arriving then would wait.
+  const measure = async (run: () => Promise<unknown>) => {
+    const tickTimes: number[] = [performance.now()];
+    const ticker = setInterval(() => tickTimes.push(performance.now()), 5);
+    const started = performance.now();
+    await run();
+    const elapsed = performance.now() - started;
+    clearInterval(ticker);
+    tickTimes.push(performance.now());
+    const delays = tickTimes.slice(1).map((time, index) => Math.max(0, time - (tickTimes[index] ?? time) - 5)).sort((left, right) => left - right);
+    const at = (fraction: number) => Number((delays[Math.min(delays.length - 1, Math.ceil(fraction * delays.length) - 1)] ?? 0).toFixed(1));
+    return { wallMilliseconds: Number(elapsed.toFixed(0)), p50Milliseconds: at(0.5), p99Milliseconds: at(0.99), maxMilliseconds: at(1) };
+  };
+  const inWorker = await measure(() => alignSubtitleTracksInWorker(track(english), track(swedish), { timeoutMilliseconds: 120_000 }));
+  const onThisThread = await measure(async () => alignSubtitleTracks(english, swedish));
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const fourAtOnce = await measure(() => Promise.all(Array.from({ length: 4 }, () => alignSubtitleTracksInWorker(track(english), track(swedish), { timeoutMilliseconds: 120_000 }))));
+  clearInterval(sampler);
+  await closeSubtitleParseWorkers();
+  console.info(`in the worker pool: event-loop delay p99 ${inWorker.p99Milliseconds} ms, max ${inWorker.maxMilliseconds} ms over ${inWorker.wallMilliseconds} ms`);
+  console.info(`on this thread:     event-loop delay p99 ${onThisThread.p99Milliseconds} ms, max ${onThisThread.maxMilliseconds} ms`);
+  console.info(`four at once in the pool: p99 ${fourAtOnce.p99Milliseconds} ms, peak RSS Δ ${((peakRss - rssBefore) / 1024 / 1024).toFixed(0)} MB`);
+  return {
+    alignmentEventLoopDelayInWorker: inWorker,
+    alignmentEventLoopDelayOnMainThread: onThisThread,
+    fourAlignmentsAtOnce: { ...fourAtOnce, peakRssDeltaMegabytes: Number(((peakRss - rssBefore) / 1024 / 1024).toFixed(0)) },
+  };
+}
+
 const parseCaseIndex = process.argv.indexOf("--parse-case");
 const alignmentCaseIndex = process.argv.indexOf("--alignment-case");
 if (parseCaseIndex !== -1) {
@@ -271,7 +313,7 @@ if (parseCaseIndex !== -1) {
   const notes = [
     `Node ${process.version}; each size parsed or aligned in a fresh process started with --expose-gc: heap Δ is the heap still held after a full collection with the result alive, peak RSS Δ is the process's max RSS minus its RSS just before the call; load average ${loadAtStart} at the start.`,
   ];
-  const figures: BenchFigures = { parse: benchmarkParseScaling(), alignment: benchmarkAlignmentScaling() };
+  const figures: BenchFigures = { parse: benchmarkParseScaling(), alignment: benchmarkAlignmentScaling(), hostileInput: await benchmarkAlignmentOffTheEventLoop() };
   if (existsSync(fixtureDirectory)) {
     figures.realFilm = benchmarkRealFilmAlignment();
     figures.fixtures = benchmarkFixtureParsing();
