@@ -49,12 +49,13 @@ describe.each(testDatabaseEngines)("given sign-ups on %s with an address that ha
         signup: { status: signup.status, body: signup.body },
         session: { status: session.status, body: session.body },
         resends: [resendAtOnce.status, resendLater.status],
-        retryAfter: resendAtOnce.headers.get("retry-after") !== null,
+        retryAfter: resendAtOnce.headers.get("retry-after"),
       });
     }
     expect(outcomes[0]).toEqual(outcomes[1]);
     expect(outcomes[0]?.resends).toEqual([429, 200]);
-    expect(outcomes[0]?.retryAfter).toBe(true);
+    // allauth's confirm_email limit is one mail per 10 s: the header names that wait on both paths.
+    expect(outcomes[0]?.retryAfter).toBe("10");
   });
 
   it("should hash the password once on either path", async () => {

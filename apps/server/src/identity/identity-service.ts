@@ -390,9 +390,15 @@ export function createIdentityService(options: IdentityServiceOptions) {
    * limit held the mail back.
    */
   async function sendEmailVerification(request: IdentityRequest, userId: string, email: string): Promise<boolean> {
+    return (await sendEmailVerificationOrSayWhenToRetry(request, userId, email)).status === "sent";
+  }
+
+  /** As sendEmailVerification, but a refusal says when the limit has room again (the resend's `Retry-After`). */
+  async function sendEmailVerificationOrSayWhenToRetry(request: IdentityRequest, userId: string, email: string): Promise<{ status: "sent" } | { status: "limited"; retryAfterSeconds: number }> {
     if (settings.emailVerificationByCodeEnabled) {
-      if ((await limits.consume("confirm_email_by_code", { ip: request.ip, key: email })).status === "limited") {
-        return false;
+      const decision = await limits.consume("confirm_email_by_code", { ip: request.ip, key: email });
+      if (decision.status === "limited") {
+        return decision;
       }
       const session = await ensureSession(request);
       const code = await codes.issueSessionCode({
@@ -404,14 +410,15 @@ export function createIdentityService(options: IdentityServiceOptions) {
         lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds,
       });
       await sendMail(identityMails.emailVerificationCode(email, code));
-      return true;
+      return { status: "sent" };
     }
-    if ((await limits.consume("confirm_email_by_link", { ip: request.ip, key: email })).status === "limited") {
-      return false;
+    const decision = await limits.consume("confirm_email_by_link", { ip: request.ip, key: email });
+    if (decision.status === "limited") {
+      return decision;
     }
     const key = await codes.issueLinkKey({ purpose: "email_verification", userId, email, now: request.now, lifetimeSeconds: identityTimeouts.emailConfirmationExpireSeconds });
     await sendMail(identityMails.emailVerificationLink(email, links.verifyEmail(key)));
-    return true;
+    return { status: "sent" };
   }
 
   function needsVerification(account: UserAccount): boolean {
@@ -800,8 +807,10 @@ export function createIdentityService(options: IdentityServiceOptions) {
       if (!pending.userId) {
         // The fake pending signup of an existing address: behave the same, send nothing.
         await consumeOr429("confirm_email_by_code", { ip: request.ip, key: pending.email });
-      } else if (!(await sendEmailVerification(request, pending.userId, pending.email))) {
-        throw new IdentityStatusError(429, "Rate limit confirm_email reached.");
+      } else {
+        // The same Retry-After as the fake pending signup's, or the header would tell who has an account.
+        const sent = await sendEmailVerificationOrSayWhenToRetry(request, pending.userId, pending.email);
+        if (sent.status === "limited") throw new IdentityStatusError(429, "Rate limit confirm_email reached.", { retryAfterSeconds: sent.retryAfterSeconds });
       }
       await setPending(request, { ...currentPending(request), login: { ...pending, resendCount: pending.resendCount + 1 } });
       return statusResult(200);
