@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Makes sure the outside programs the test suite needs are here: Debian's Chromium for the browser tests, faketime for
-// the server's clock-ahead run, and a PostgreSQL server for the database tests. Installs them from Debian's packages when running as root, else says how.
+// the server's clock-ahead run, nginx for the scale-out and proxy tests (run as the test user with its own
+// configuration, never as the system service), and a PostgreSQL server for the database tests. Installs them from Debian's packages when running as root, else says how.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -30,6 +31,10 @@ function findChromium() {
 
 function findFaketime() {
   return ["/usr/bin/faketime", "/usr/local/bin/faketime"].find((path) => existsSync(path));
+}
+
+function findNginx() {
+  return [process.env.NGINX_PATH, "/usr/sbin/nginx", "/usr/bin/nginx"].find((path) => path && existsSync(path));
 }
 
 function canConnect(host, port) {
@@ -89,8 +94,16 @@ async function main() {
       throw new Error("No faketime found for the server's clock-ahead tests. Install Debian's package (apt-get install faketime).");
     }
   }
+  // Debian's package starts its own service on port 80; the tests never use it, so it is stopped and left disabled.
+  if (!findNginx()) {
+    if (!aptInstall(["nginx"])) {
+      throw new Error("No nginx found for the scale-out and proxy tests. Install Debian's package (apt-get install nginx) or set NGINX_PATH.");
+    }
+    spawnSync("sh", ["-c", "systemctl disable --now nginx 2>/dev/null; true"], { stdio: "inherit" });
+    if (!findNginx()) throw new Error("nginx was installed but not found at /usr/sbin/nginx; set NGINX_PATH.");
+  }
   await ensurePostgres();
-  console.info("Test machine ready: Chromium, faketime and PostgreSQL are here.");
+  console.info("Test machine ready: Chromium, faketime, nginx and PostgreSQL are here.");
 }
 
 main().catch((error) => {

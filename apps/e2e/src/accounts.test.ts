@@ -292,7 +292,8 @@ describe("given a signed-in user managing the account", () => {
       // Cancelled first: focus goes back to the menu's button, not to the page's start.
       await page.getByRole("alertdialog").getByRole("button", { name: "Cancel" }).click();
       await page.getByRole("alertdialog").waitFor({ state: "detached" });
-      expect(await page.evaluate(() => document.activeElement?.classList.contains("user-menu__button"))).toBe(true);
+      // The dialog gives the focus back as it closes, a moment after it leaves the page: wait for it, do not race it.
+      await page.waitForFunction(() => document.activeElement?.classList.contains("user-menu__button") === true, undefined, { timeout: 5_000 });
       await account.getByRole("button").first().click();
       await account.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: "Sign out" }).click();
@@ -304,7 +305,7 @@ describe("given a signed-in user managing the account", () => {
       await page.getByRole("dialog").waitFor();
       await page.keyboard.press("Escape");
       await page.getByRole("dialog").waitFor({ state: "detached" });
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Log in");
+      await page.waitForFunction(() => document.activeElement?.textContent === "Log in", undefined, { timeout: 5_000 });
 
       // Signed out, the logout page says so instead of asking to log out.
       await page.goto(`${testbed.server.origin}/account/logout`);

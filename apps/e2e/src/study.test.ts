@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
-import { codeInMail, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
+import { signUpAndVerify, signUpInTheLoginModalAndConfirm, strongPassword, uniqueEmail, waitForHydration } from "./support/accounts.ts";
 
 const fixturesDirectory = path.resolve(import.meta.dirname, "../../../../shared/fixtures/subtitles");
 const englishFixture = path.join(fixturesDirectory, "opensubs2018-209475.en.54828.xml");
@@ -21,12 +21,12 @@ async function uploadFixturePair(page: Page): Promise<string> {
   await waitForHydration(page);
   const main = page.locator("main");
   await main.getByRole("button", { name: "Upload subtitles" }).click();
-  await main.getByLabel("Group name (optional)").fill("A 2001 comedy");
+  await main.getByLabel("Group name").fill("A 2001 comedy");
   await main.getByLabel("Swedish subtitles (XML)").setInputFiles(secondLanguageFixture);
   await main.getByLabel("English subtitles (XML)").setInputFiles(englishFixture);
   await main.getByRole("button", { name: "Upload", exact: true }).click();
   // The alignment report (or the upload's error, which then fails the test with its text), then the new group.
-  const outcome = main.getByRole("heading", { name: /^Upload complete: \d+ pairs$/ }).or(main.locator(".upload-form [role=alert]"));
+  const outcome = main.getByRole("heading", { name: /^[\d,]+ sentence pairs?; / }).or(main.locator(".upload-form [role=alert]"));
   await outcome.first().waitFor({ timeout: 60_000 });
   const uploadError = main.locator(".upload-form [role=alert]");
   if (await uploadError.count()) throw new Error(`The upload failed: ${await uploadError.first().textContent()}`);
@@ -96,6 +96,90 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
       }, publicGroupId);
     } finally {
       await context.close();
+    }
+  });
+});
+
+describe.skipIf(!haveFixtures)("given a learner without a plan, their private deck and someone else's shared deck", () => {
+  it("should name the deck from the file, tell the result in words, lock a second private deck, and lock exporting a shared deck", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    const main = page.locator("main");
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("private-deck"));
+      await page.goto(`${testbed.server.origin}/upload-subtitles`);
+      await waitForHydration(page);
+      await main.getByRole("button", { name: "Upload subtitles" }).click();
+      await main.getByLabel("Swedish subtitles (XML)").setInputFiles(secondLanguageFixture);
+      await main.getByLabel("English subtitles (XML)").setInputFiles(englishFixture);
+      expect(await main.getByLabel("Group name").inputValue()).toBe("opensubs2018-209475 et 3123721");
+      await main.getByLabel("Make these cards private").check();
+      await main.getByRole("button", { name: "Upload", exact: true }).click();
+      const headline = main.getByRole("heading", { name: /^[\d,]+ sentence pairs; the (Swedish file was [\d.]+ s (later|earlier) and has been matched|two files were already in step)\.$/ });
+      await headline.waitFor({ timeout: 60_000 });
+      expect(await main.locator("details.upload-report__figures").getAttribute("open")).toBeNull();
+      // The list reloads with the plan's allowance: the one private deck a user without a plan keeps is taken.
+      await main.getByText("Private decks: 1 of 1 (without a plan).").waitFor();
+      expect(await main.getByLabel("Make these cards private").isDisabled()).toBe(true);
+      await main.getByText(/Without a plan you can keep 1 private deck, and you have 1\. These cards will be public\./).waitFor();
+      await expectNoAccessibilityViolations(page);
+
+      await main.getByRole("link", { name: "Study opensubs2018-209475 et 3123721" }).first().click();
+      await main.getByText("Total Cards").waitFor();
+      expect(await main.getByRole("link", { name: "Export for Anki" }).count()).toBe(1);
+
+      await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
+      await waitForHydration(page);
+      await main.getByText("Exporting a deck someone shared is part of Plus and Studio.").waitFor();
+      expect(await main.getByRole("link", { name: "Export for Anki" }).count()).toBe(0);
+      expect(await main.getByRole("link", { name: "Plus and Studio" }).getAttribute("href")).toBe("/pricing");
+      await expectNoAccessibilityViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe.skipIf(!haveFixtures)("given the owner of a deck and another learner", () => {
+  it("should let the owner fix pairs from the keyboard and the learner hide one for themselves", async () => {
+    const ownerContext = await testbed.browser.newContext();
+    const learnerContext = await testbed.browser.newContext();
+    try {
+      const owner = await ownerContext.newPage();
+      await signUpAndVerify(owner, testbed.server.origin, uniqueEmail("deck-owner"));
+      const groupId = await uploadFixturePair(owner);
+      await owner.goto(`${testbed.server.origin}/study/${encodeURIComponent(groupId)}/config`);
+      await waitForHydration(owner);
+      const main = owner.locator("main");
+      const before = await statsOf(owner, groupId);
+
+      // Keyboard only: focus the row's button, Enter opens the editor, Escape closes it, Enter again and type.
+      await main.getByRole("button", { name: "Fix pair 1", exact: true }).focus();
+      await owner.keyboard.press("Enter");
+      const editor = main.getByRole("form", { name: "Fix pair 1", exact: true });
+      await editor.getByLabel("English").waitFor();
+      await owner.keyboard.press("Escape");
+      await editor.waitFor({ state: "detached" });
+      await main.getByRole("button", { name: "Fix pair 1", exact: true }).focus();
+      await owner.keyboard.press("Enter");
+      await editor.getByLabel("English").fill("From now on, he takes care of you.");
+      await editor.getByRole("button", { name: "Save" }).press("Enter");
+      await main.getByRole("cell", { name: "From now on, he takes care of you." }).waitFor();
+
+      await main.getByRole("button", { name: "Fix pair 1", exact: true }).click();
+      await editor.getByRole("button", { name: "Merge with next" }).click();
+      await owner.waitForFunction(async ([id, total]) => (await (await fetch(`/api/subtitle-groups/${encodeURIComponent(id)}/stats/`)).json()).total === total - 1, [groupId, (before as { total?: number }).total ?? 0] as const);
+      await expectNoAccessibilityViolations(owner);
+
+      const learner = await learnerContext.newPage();
+      await learner.goto(`${testbed.server.origin}/study/${encodeURIComponent(groupId)}/config`);
+      await waitForHydration(learner);
+      await learner.locator("main").getByRole("button", { name: "Hide pair 1", exact: true }).click();
+      await learner.locator("main").getByText("Hidden pairs (1)").waitFor();
+      expect((await statsOf(learner, groupId)).not_started).toBe((await statsOf(owner, groupId)).not_started - 1);
+    } finally {
+      await ownerContext.close();
+      await learnerContext.close();
     }
   });
 });
@@ -184,18 +268,7 @@ describe("given a signed-out visitor who wants to upload", () => {
       await page.goto(`${testbed.server.origin}/upload-subtitles`);
       await waitForHydration(page);
       await page.locator("main").getByRole("button", { name: "Upload subtitles" }).click();
-      const dialog = page.getByRole("dialog");
-      const email = uniqueEmail("modal-signup-upload");
-      await dialog.getByRole("button", { name: "Continue with email" }).click();
-      await dialog.getByRole("button", { name: "Sign up" }).click();
-      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
-      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
-      await dialog.getByLabel("Confirm password").fill(strongPassword);
-      await dialog.locator("form button[type=submit]").click();
-      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
-      const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
-      await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
-      await page.locator("main").getByRole("button", { name: "Confirm" }).click();
+      await signUpInTheLoginModalAndConfirm(page, testbed.server.origin, uniqueEmail("modal-signup-upload"));
       await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
       await page.locator("main").getByLabel("Swedish subtitles (XML)").waitFor();
     } finally {
@@ -298,17 +371,7 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
       }, publicGroupId);
       expect(refused).toBe(403);
 
-      const email = uniqueEmail("anonymous-learner");
-      await dialog.getByRole("button", { name: "Continue with email" }).click();
-      await dialog.getByRole("button", { name: "Sign up" }).click();
-      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
-      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
-      await dialog.getByLabel("Confirm password").fill(strongPassword);
-      await dialog.locator("form button[type=submit]").click();
-      await page.waitForURL(`${testbed.server.origin}/account/verify-email`);
-      const code = codeInMail(await waitForMail(testbed.server.origin, email, "Confirm your e-mail address"));
-      await main.getByRole("textbox", { name: "Code" }).fill(code);
-      await main.getByRole("button", { name: "Confirm" }).click();
+      await signUpInTheLoginModalAndConfirm(page, testbed.server.origin, uniqueEmail("anonymous-learner"));
       // Back to the deck the prompt was opened on, not the dashboard (issue 13).
       await page.waitForURL(new RegExp(`/study/${publicGroupId}/session$`));
       await page.waitForFunction(async (id) => {

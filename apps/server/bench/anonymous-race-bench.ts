@@ -1,7 +1,7 @@
 // An anonymous learner with every card one answer from memorized sends all those answers at once: how many cards end
 // up memorized, on SQLite and on PostgreSQL (the limit is 5). Writes bench-results/anonymous-race.json.
 import { writeBenchResult } from "@atelier/bench";
-import { closeSubtitleParseWorkers } from "@atelier/subtitles";
+import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { openTestDatabase, testDatabaseEngines } from "../src/database/test-databases.ts";
 import { createStudyTestApp } from "../src/study/testing/study-test-app.ts";
 import { createStudyTestClient } from "../src/study/testing/study-test-client.ts";

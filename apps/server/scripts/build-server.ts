@@ -4,7 +4,7 @@
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build, type Plugin } from "esbuild";
-import { subtitleWorkerEntrySourcePath } from "@atelier/subtitles";
+import { subtitleWorkerEntrySourcePath } from "@atelier/subtitles/node";
 
 const serverDirectory = path.resolve(import.meta.dirname, "..");
 const distDirectory = path.join(serverDirectory, "dist");

@@ -66,6 +66,7 @@ describe("given no environment variables", () => {
         supportedTypes: ["totp", "recovery_codes", "webauthn"],
         passkeyLoginEnabled: true,
         passkeySignupEnabled: true,
+        recoveryCodesShowOnce: false,
         relyingPartyId: "localhost",
         relyingPartyOrigin: "http://localhost:3000",
         relyingPartyName: "Atelier",
@@ -114,6 +115,7 @@ describe("given explicit settings", () => {
       MFA_SUPPORTED_TYPES: "recovery_codes, totp",
       MFA_PASSKEY_LOGIN_ENABLED: "false",
       MFA_PASSKEY_SIGNUP_ENABLED: "0",
+      MFA_RECOVERY_CODES_SHOW_ONCE: "true",
     });
     expect(configuration.identity).toEqual({
       loginByCodeEnabled: false,
@@ -127,6 +129,7 @@ describe("given explicit settings", () => {
         supportedTypes: ["recovery_codes", "totp"],
         passkeyLoginEnabled: false,
         passkeySignupEnabled: false,
+        recoveryCodesShowOnce: true,
         relyingPartyId: "atelier.example.ch",
         relyingPartyOrigin: "https://atelier.example.ch",
         relyingPartyName: "Atelier",

@@ -66,6 +66,11 @@ export type MfaConfiguration = {
   passkeyLoginEnabled: boolean;
   /** allauth's `MFA_PASSKEY_SIGNUP_ENABLED` (only effective when `webauthn` is supported). */
   passkeySignupEnabled: boolean;
+  /**
+   * allauth's `MFA_RECOVERY_CODES_SHOW_ONCE` (default false): when false the unused codes are shown on every visit
+   * (kept encrypted with `SECRET_KEY`); when true, only once after they are made.
+   */
+  recoveryCodesShowOnce: boolean;
   /** WebAuthn relying party: id (a registrable domain, e.g. `localhost`), the origin browsers report, and its name. */
   relyingPartyId: string;
   relyingPartyOrigin: string;
@@ -224,6 +229,7 @@ const environmentSchema = v.object({
   ),
   MFA_PASSKEY_LOGIN_ENABLED: v.optional(booleanText("MFA_PASSKEY_LOGIN_ENABLED"), "true"),
   MFA_PASSKEY_SIGNUP_ENABLED: v.optional(booleanText("MFA_PASSKEY_SIGNUP_ENABLED"), "true"),
+  MFA_RECOVERY_CODES_SHOW_ONCE: v.optional(booleanText("MFA_RECOVERY_CODES_SHOW_ONCE"), "false"),
   WEBAUTHN_RP_ID: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/i, "WEBAUTHN_RP_ID must be a host name such as atelier.example (no scheme, no port)."))),
   WEBAUTHN_RP_ORIGIN: v.optional(urlText("WEBAUTHN_RP_ORIGIN", "https://atelier.example")),
   BILLING_PROVIDER: v.optional(v.picklist(["dev", "stripe"], "BILLING_PROVIDER must be dev or stripe.")),
@@ -449,6 +455,7 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
         supportedTypes: parsed.MFA_SUPPORTED_TYPES,
         passkeyLoginEnabled: parsed.MFA_PASSKEY_LOGIN_ENABLED,
         passkeySignupEnabled: parsed.MFA_PASSKEY_SIGNUP_ENABLED,
+        recoveryCodesShowOnce: parsed.MFA_RECOVERY_CODES_SHOW_ONCE,
         relyingPartyId: parsed.WEBAUTHN_RP_ID ?? new URL(publicOrigin).hostname,
         relyingPartyOrigin: new URL(parsed.WEBAUTHN_RP_ORIGIN ?? publicOrigin).origin,
         relyingPartyName: "Atelier",

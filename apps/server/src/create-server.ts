@@ -1,6 +1,9 @@
+import { createAccountRoutes } from "./account/account-routes.ts";
+import { createSecurityEventLog } from "./account/security-events.ts";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
+import { createAccountDataRoutes } from "./account/account-export.ts";
 import { createBillingModule, type BillingProvider } from "./billing/index.ts";
 import { createAltchaCaptcha } from "./captcha/altcha-captcha.ts";
 import type { Captcha, CaptchaPublicSettings } from "./captcha/captcha.ts";
@@ -29,14 +32,18 @@ import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import { createThisMachineOnlyMiddleware } from "./http/this-machine-only.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
+import { createCloseConnectionsWhileDrainingMiddleware, createHealthRoutes, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
 import { createStudyCsrfFailureShape, createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/accounts", "/user", "/stripe"] as const;
 
+/** Exact paths answered in JSON for proxies and orchestrators. */
+export const healthCheckPaths = ["/healthz", "/readyz"] as const;
+
 function isApiPath(path: string): boolean {
-  return path === "/site-config" || apiPathPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return path === "/site-config" || (healthCheckPaths as readonly string[]).includes(path) || apiPathPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 export type SiteConfig = {
@@ -62,6 +69,8 @@ export type CreateServerOptions = {
   billingProvider?: BillingProvider;
   /** Replaces `fetch` for calls to third-party sign-in providers (tests of presets whose servers are out of reach). */
   providerFetch?: typeof globalThis.fetch;
+  /** Shared with `main.ts`, which drains it on SIGTERM; a lifecycle that stays "serving" by default. */
+  lifecycle?: ServerLifecycle;
 };
 
 /** Paths whose unsafe requests are not CSRF-checked: app clients use a header token, webhooks are signed. */
@@ -79,11 +88,13 @@ export type ServerVariables = SecurityHeadersVariables & IdentityVariables;
 export function createServer(options: CreateServerOptions): Hono<{ Variables: ServerVariables }> {
   const { configuration, database } = options;
   const clock = options.clock ?? systemClock;
+  const lifecycle = options.lifecycle ?? createServerLifecycle();
   const mailer = options.mailer ?? createDefaultMailer(configuration, database, clock);
   const captcha = options.captcha ?? createDefaultCaptcha(configuration, database, clock, options.fetch ?? globalThis.fetch);
   const siteConfig: SiteConfig = { captcha: captcha.publicSettings, analytics: configuration.analytics };
 
-  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn, providerFetch: options.providerFetch });
+  const securityEvents = createSecurityEventLog({ database, mailer, clock });
+  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn, onSecurityEvent: securityEvents.record, providerFetch: options.providerFetch });
 
   const app = new Hono<{ Variables: ServerVariables }>();
   // While the database is away every request fails the same way: one line per outage, not one per request.
@@ -110,6 +121,9 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   });
 
   app.use(createSecurityHeadersMiddleware(configuration));
+  app.use(createCloseConnectionsWhileDrainingMiddleware(lifecycle));
+  // Before the session and CSRF middleware: a health check reads no cookie and touches the database at most once.
+  app.route("/", createHealthRoutes({ database, lifecycle }));
   // Only the site is compressed: API answers are a few hundred bytes of JSON, which Hono's compress would otherwise
   // gzip as a chunked stream (their length is unknown to it), costing more than it saves.
   const compressSite = compress();
@@ -140,7 +154,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
   app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
   app.route("/accounts", createProviderCallbackRoutes(identity));
-  app.route("/api", createStudyRoutes({ database, clock, secureCookies: configuration.publicOrigin.startsWith("https:") }));
+  app.route("/api/account", createAccountRoutes({ securityEvents }));
   const billing = createBillingModule({
     billing: configuration.billing,
     database,
@@ -153,6 +167,19 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
       return response.status;
     },
   });
+  app.route("/api/account", createAccountDataRoutes({ database, clock }));
+  app.route(
+    "/api",
+    createStudyRoutes({
+      database,
+      clock,
+      secureCookies: configuration.publicOrigin.startsWith("https:"),
+      entitlementsOfUser: async (userId) => {
+        const status = await billing.service.subscriptionStatus(userId);
+        return { planName: status.plan, ...status.entitlements };
+      },
+    }),
+  );
   app.route("/", billing.routes);
   app.use("/dev/*", createThisMachineOnlyMiddleware());
   if (billing.devPages && configuration.environment !== "production") {

@@ -1,10 +1,46 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
 import { serve } from "@hono/node-server";
 import { ConfigurationError, loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { migrateToLatest } from "./database/migrations.ts";
 import { describeDatabaseStartupFailure } from "./database/database-errors.ts";
 import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
+import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
+import { createServerLifecycle } from "./operations/index.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
+
+/** How long SIGTERM waits for the requests in flight before closing their connections. */
+const drainDeadlineMilliseconds = 10_000;
+const netServerClose = NetServer.prototype.close;
+const keepAliveTimeoutMilliseconds = 65_000;
+/** During a drain, a keep-alive connection idle this long is closed. */
+const drainIdleConnectionAfterMilliseconds = 2_000;
+
+/** When each connection last finished a request, and whether one is in progress. */
+function trackConnectionActivity(server: ReturnType<typeof serve>): { closeIdleSince: (moment: number) => void } {
+  const idleSince = new Map<Socket, number>();
+  const busy = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    idleSince.set(socket, performance.now());
+    socket.once("close", () => {
+      idleSince.delete(socket);
+      busy.delete(socket);
+    });
+  });
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    busy.add(request.socket);
+    response.once("close", () => {
+      busy.delete(request.socket);
+      idleSince.set(request.socket, performance.now());
+    });
+  });
+  return {
+    closeIdleSince: (moment) => {
+      for (const [socket, since] of idleSince) if (!busy.has(socket) && since < moment) socket.destroy();
+    },
+  };
+}
 
 async function main(): Promise<void> {
   let configuration;
@@ -49,33 +85,64 @@ async function main(): Promise<void> {
   const providerNames = configuration.identity.socialProviders.map((provider) => (provider.id === "local" ? `${provider.name} at ${localOpenIdProvider?.issuer}` : provider.name));
   console.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
 
-  const app = createServer({ configuration, database: openedDatabase.database });
+  const lifecycle = createServerLifecycle();
+  const app = createServer({ configuration, database: openedDatabase.database, lifecycle });
   const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
     console.info(`Atelier is running at http://localhost:${configuration.port}`);
   });
+  // Longer than a proxy keeps an idle upstream connection (nginx: 60 s), so the proxy, not this process, closes idle
+  // ones: a connection closed here while the proxy sends on it fails that request. Long-lived upstream connections
+  // also mean the proxy rarely opens new ones, which a drain would find waiting unaccepted when the port closes.
+  if ("keepAliveTimeout" in server) {
+    server.keepAliveTimeout = keepAliveTimeoutMilliseconds;
+    server.headersTimeout = keepAliveTimeoutMilliseconds + 1_000;
+  }
+  const connections = trackConnectionActivity(server);
 
-  let isClosing = false;
   const close = (signal: string) => {
-    if (isClosing) {
+    if (lifecycle.state === "draining") {
       return;
     }
-    isClosing = true;
-    console.info(`Received ${signal}; closing.`);
-    // Keep-alive connections would hold server.close() open; a deadline makes sure the process ends.
-    const forceExit = setTimeout(() => process.exit(1), 10_000);
-    forceExit.unref();
-    server.close(() => {
-      Promise.all([openedDatabase.close(), localOpenIdProvider?.close()]).then(
-        () => process.exit(0),
+    lifecycle.state = "draining";
+    const startedAt = performance.now();
+    console.info(`Received ${signal}; no new connections, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
+    let isClosingEverythingElse = false;
+    const closeEverythingElse = (outcome: string) => {
+      if (isClosingEverythingElse) return;
+      isClosingEverythingElse = true;
+      Promise.all([openedDatabase.close(), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
+        () => {
+          console.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
+          process.exit(0);
+        },
         (error: unknown) => {
           console.error("Closing the database failed.", error);
           process.exit(1);
         },
       );
-    });
-    if ("closeIdleConnections" in server) {
-      server.closeIdleConnections();
-    }
+    };
+    // A proxy uses its most recently used connection first: one idle for a while is the one it is least likely to be
+    // sending on, so those close during the drain, and the process need not wait for the deadline.
+    const closeLongIdle = setInterval(() => connections.closeIdleSince(performance.now() - drainIdleConnectionAfterMilliseconds), 250);
+    closeLongIdle.unref();
+    // A request still running at the deadline is cut off: the process must end for the service manager.
+    const deadline = setTimeout(() => {
+      console.warn(`Requests were still running ${drainDeadlineMilliseconds / 1000} s after ${signal}; their connections are closed.`);
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      closeEverythingElse("Drain cut off");
+    }, drainDeadlineMilliseconds);
+    deadline.unref();
+    // Stops listening (a proxy's next connection is refused and goes to another process) once this turn of the event
+    // loop has accepted the connections already queued, which closing the port would reset with their request.
+    // Not http.Server#close: it also closes idle keep-alive connections (Node ≥ 19), on which a proxy may be sending
+    // a request at that very moment. The proxy's next request on one is answered with `Connection: close`; those it
+    // leaves idle are closed at the deadline.
+    setImmediate(() =>
+      netServerClose.call(server, () => {
+        clearTimeout(deadline);
+        closeEverythingElse("Drained");
+      }),
+    );
   };
   process.on("SIGINT", () => close("SIGINT"));
   process.on("SIGTERM", () => close("SIGTERM"));

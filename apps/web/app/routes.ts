@@ -67,6 +67,7 @@ export default [
     route("provider/callback", "routes/account/provider-callback.tsx"),
     route("provider/signup", "routes/account/provider-signup.tsx"),
     route("providers", "routes/account/providers.tsx"),
+    route("export", "routes/account/export.tsx"),
   ]),
   ]),
   ...paintingRoutes,

@@ -138,6 +138,7 @@ function ViewerStage({ image, hasBottomBar }: { image: ImageViewerImage; hasBott
   // A fitted image follows the window; a zoomed one keeps its scale.
   useEffect(() => {
     setZoomState((state) => (state.mode === "fit" ? { ...state, scale: computeFitScale(imageSize, viewportSize, { fitMargin: state.fitMargin, hasBottomBar }) } : state));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the sizes are new objects each render: their numbers are the dependencies.
   }, [viewportSize.width, viewportSize.height, hasBottomBar]);
 
   // An image already in the cache may have loaded before React attached onLoad.
@@ -147,6 +148,7 @@ function ViewerStage({ image, hasBottomBar }: { image: ImageViewerImage; hasBott
 
   const toggle = useCallback(() => {
     setZoomState((state) => toggleZoom(state, (fitMargin) => computeFitScale(imageSize, viewportSize, { fitMargin, hasBottomBar })));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the sizes are new objects each render: their numbers are the dependencies.
   }, [viewportSize.width, viewportSize.height, hasBottomBar, image.width, image.height]);
 
   useEffect(() => {

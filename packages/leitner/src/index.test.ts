@@ -24,6 +24,7 @@ describe("the package entry point", () => {
         "countAvailableCards",
         "currentBoxOf",
         "describeReviewDelay",
+        "forecastDueCards",
         "indexProgressByPairId",
         "isAnonymousLimitReached",
         "isCardDue",

@@ -25,7 +25,7 @@ export {
   DEFAULT_SETUP,
 } from "./constants.ts";
 export { learningStateOf, currentBoxOf, indexProgressByPairId, isCardInStudyRange } from "./card-state.ts";
-export { computeDueAt, isCardDue, nextReviewAfterAnswer, describeReviewDelay } from "./schedule.ts";
+export { computeDueAt, isCardDue, nextReviewAfterAnswer, describeReviewDelay, forecastDueCards } from "./schedule.ts";
 export type { NextReview } from "./schedule.ts";
 export { rateCard, markCardsStudied, resetProgress } from "./progress.ts";
 export {

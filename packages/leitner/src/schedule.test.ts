@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rateCard } from "./progress.ts";
-import { computeDueAt, describeReviewDelay, isCardDue, nextReviewAfterAnswer } from "./schedule.ts";
+import { computeDueAt, describeReviewDelay, forecastDueCards, isCardDue, nextReviewAfterAnswer } from "./schedule.ts";
 import type { CardProgress } from "./types.ts";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -66,5 +66,34 @@ describe("given a card and an answer not yet given", () => {
 
   it("should put the delay in words", () => {
     expect([0, 1, 3, 30].map(describeReviewDelay)).toEqual(["today", "tomorrow", "in 3 days", "in 30 days"]);
+  });
+});
+
+describe("forecastDueCards", () => {
+  const newCard: CardProgress = { pairId: "new", box: 1, reviewCount: 0, correctCount: 0, studiedAt: null, lastReviewedAt: null, dueAt: null };
+
+  it("puts overdue cards and cards due today on day 0, later ones on their day, and leaves out new cards and cards beyond the window", () => {
+    const records = [
+      startedProgress("2025-12-20T00:00:00.000Z"),
+      startedProgress("2026-01-01T00:00:00.000Z"),
+      startedProgress(null),
+      startedProgress("2026-01-02T00:00:00.000Z"),
+      startedProgress("2026-01-04T00:00:00.000Z"),
+      startedProgress("2026-01-04T00:00:00.000Z"),
+      startedProgress("2026-01-07T00:00:00.000Z"),
+      startedProgress("2026-01-08T00:00:00.000Z"),
+      newCard,
+    ];
+    expect(forecastDueCards(records, now)).toEqual([3, 1, 0, 2, 0, 0, 1]);
+  });
+
+  it("follows the clock: the same cards a week later are all due today", () => {
+    const records = [startedProgress("2026-01-02T00:00:00.000Z"), startedProgress("2026-01-04T00:00:00.000Z")];
+    expect(forecastDueCards(records, new Date("2026-01-08T09:00:00Z"), 3)).toEqual([2, 0, 0]);
+  });
+
+  it("refuses a window that is not a whole number of days", () => {
+    expect(() => forecastDueCards([], now, 0)).toThrow(RangeError);
+    expect(() => forecastDueCards([], now, 2.5)).toThrow(RangeError);
   });
 });

@@ -70,4 +70,24 @@ export function describeReviewDelay(daysUntilDue: number): string {
   return `in ${daysUntilDue} days`;
 }
 
+/**
+ * How many started cards fall due on each of the next `days` days (UTC days, as the schedule counts them): index 0 is
+ * today and includes every card already overdue, index 1 tomorrow, and so on. New cards are never due.
+ *
+ * @example
+ * forecastDueCards(progressRecords, new Date(), 7); // [12, 0, 4, 0, 0, 9, 0]
+ */
+export function forecastDueCards(progressRecords: Iterable<CardProgress>, now: Date, days = 7): number[] {
+  assertValidClock(now);
+  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  const forecast = new Array<number>(days).fill(0);
+  const today = startOfUtcDayInMilliseconds(now);
+  for (const progress of progressRecords) {
+    if (learningStateOf(progress) === "new") continue;
+    const dueDay = progress.dueAt === null || isCardDue(progress, now) ? 0 : Math.max(0, Math.floor((Date.parse(progress.dueAt) - today) / MILLISECONDS_PER_DAY));
+    if (dueDay < days) forecast[dueDay] = (forecast[dueDay] ?? 0) + 1;
+  }
+  return forecast;
+}
+
 export { assertValidClock };

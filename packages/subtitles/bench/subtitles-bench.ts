@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { alignSubtitleTracks } from "../src/align-subtitle-tracks.ts";
+import { findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax } from "../src/alignment-quality.ts";
 import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers } from "../src/parse-subtitle-xml-in-worker.ts";
 import { parseSubtitleXml } from "../src/parse-subtitle-xml.ts";
 import type { SubtitleCue } from "../src/subtitle-types.ts";
@@ -134,6 +135,26 @@ function runParseCaseInThisProcess(filePath: string): void {
   process.stdout.write(JSON.stringify({ cues: track.cues.length, bytes: bytes.byteLength, coldMilliseconds, warmMilliseconds, ...memory }));
 }
 
+/** The card-level quality of the real film against OPUS's published sentence alignment, as an upload makes the cards. */
+function scoreRealFilmCards() {
+  const english = parseSubtitleXml(readFileSync(path.join(fixtureDirectory, "opensubs2018-209475.en.54828.xml")));
+  const estonian = parseSubtitleXml(readFileSync(path.join(fixtureDirectory, "opensubs2018-209475.et.3123721.xml")));
+  const alignment = alignSubtitleTracks(english, estonian);
+  const ids = (indexes: readonly number[], side: readonly { id?: string }[]) => indexes.map((index) => side[index]?.id ?? `missing-${index}`);
+  const cards = alignment.pairs.map((pair) => ({ sourceIds: ids(pair.englishSentenceIndexes, alignment.sentences.english), targetIds: ids(pair.swedishSentenceIndexes, alignment.sentences.swedish) }));
+  const reference = readCesAlignLinks(readFileSync(path.join(fixtureDirectory, "opensubs2018-209475.en-et.align.xml"), "utf8"));
+  const strict = scoreAlignmentLinks(cards, reference);
+  const lax = scoreAlignmentLinksLax(cards, reference);
+  return {
+    cards: cards.length,
+    multiSentenceCardShare: alignment.report.multiSentenceCardCount / Math.max(1, cards.length),
+    strictF1: strict.f1,
+    laxF1: lax.f1,
+    cardsJoiningSeparatelyLinkedSentences: findCardsJoiningSeparatelyLinkedSentences(cards, reference).length,
+    lowConfidenceCards: alignment.pairs.filter((pair) => pair.confidence < 0.5).length,
+  };
+}
+
 /** Runs in a child process: aligns one pair, prints its figures as JSON. */
 function runAlignmentCaseInThisProcess(caseName: string): void {
   const { english, swedish } = caseName === "en-et" ? loadRealFilmPair() : createSyntheticPair(Number(caseName));
@@ -257,8 +278,14 @@ function benchmarkRealFilmAlignment(): BenchFigures {
   console.info("\nAlignment of a real film (the en–et OPUS fixtures)");
   const result = runCaseInChildProcess<AlignmentCaseResult>("--alignment-case", "en-et");
   console.info(describeAlignment("en-et", result));
+  const quality = scoreRealFilmCards();
+  console.info(
+    `cards as uploaded (OPUS sentences): ${quality.cards}, ${(quality.multiSentenceCardShare * 100).toFixed(1)} % with more than one sentence on a side; ` +
+      `card-level link F1 strict ${quality.strictF1.toFixed(4)}, lax ${quality.laxF1.toFixed(4)} against the published alignment; ` +
+      `${quality.cardsJoiningSeparatelyLinkedSentences} cards joining sentences linked separately; ${quality.lowConfidenceCards} below confidence 0.5`,
+  );
   const { report, ...figures } = result;
-  return { ...figures, pairCount: report.pairCount, englishCoverage: report.englishCoverage, swedishCoverage: report.swedishCoverage, meanOverlap: report.meanOverlap };
+  return { ...figures, pairCount: report.pairCount, englishCoverage: report.englishCoverage, swedishCoverage: report.swedishCoverage, meanOverlap: report.meanOverlap, ...quality };
 }
 
 /**

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { alignSubtitleTracks, type SubtitleAlignment } from "./align-subtitle-tracks.ts";
 import { alignTimedSegments } from "./align-timed-segments.ts";
-import { readCesAlignLinks, scoreAlignmentLinks, type IdentifiedAlignmentLink } from "./alignment-quality.ts";
+import {
+  findCardsJoiningSeparatelyLinkedSentences,
+  readCesAlignLinks,
+  scoreAlignmentLinks,
+  scoreAlignmentLinksLax,
+  type IdentifiedAlignmentLink,
+} from "./alignment-quality.ts";
 import { parseSubtitleXml } from "./parse-subtitle-xml.ts";
 import type { SubtitleCue, SubtitleSentence } from "./subtitle-types.ts";
 import {
@@ -50,6 +56,24 @@ describe.skipIf(sharedSubtitleFixturesAreMissing)(`given the en–et OPUS pair i
     const scores = scoreAlignmentLinks(predicted, reference);
     console.info(`en–et strict link F1 ${scores.f1.toFixed(4)} (precision ${scores.precision.toFixed(4)}, recall ${scores.recall.toFixed(4)})`);
     expect(scores.f1).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("should make cards that are the reference's sentence links: strict card-level F1 ≥ 0.95, no card joining two separately linked sentences", () => {
+    // The parsed files, so that the cards carry OPUS's sentence ids.
+    const alignment = alignSubtitleTracks(english as NonNullable<typeof english>, estonian as NonNullable<typeof estonian>);
+    const { sentences, pairs } = alignment;
+    const idsOf = (indexes: readonly number[], side: readonly { id?: string }[]) => indexes.map((index) => side[index]?.id ?? `missing-${index}`);
+    const cards = pairs.map((pair) => ({ sourceIds: idsOf(pair.englishSentenceIndexes, sentences.english), targetIds: idsOf(pair.swedishSentenceIndexes, sentences.swedish) }));
+    const reference = readCesAlignLinks(readSharedSubtitleFixture("opensubs2018-209475.en-et.align.xml").toString("utf8"));
+    const strict = scoreAlignmentLinks(cards, reference);
+    const lax = scoreAlignmentLinksLax(cards, reference);
+    const joined = findCardsJoiningSeparatelyLinkedSentences(cards, reference);
+    console.info(
+      `en–et cards ${cards.length}, multi-sentence ${alignment.report.multiSentenceCardCount}; strict F1 ${strict.f1.toFixed(4)} (P ${strict.precision.toFixed(4)}, R ${strict.recall.toFixed(4)}); lax F1 ${lax.f1.toFixed(4)}; joining ${joined.length}`,
+    );
+    expect(strict.f1).toBeGreaterThanOrEqual(0.95);
+    expect(lax.f1).toBeGreaterThanOrEqual(strict.f1);
+    expect(joined).toEqual([]);
   });
 
   it("should report a good fit without a warning", () => {

@@ -59,12 +59,27 @@ describe("given a Swedish track that is late by 42 s and runs at 25 instead of 2
 });
 
 describe("given one English cue split into two Swedish cues", () => {
-  it("should make one 1:2 card", () => {
+  it("should read the two Swedish cues as one sentence and make one card of it", () => {
     const english = [cue(10, 14, "I never said that, and you know it."), cue(20, 22, "Go.")];
     const swedish = [cue(10, 12, "Det har jag aldrig sagt,"), cue(12.1, 14, "och det vet du."), cue(20, 22, "Gå.")];
     const { pairs, report } = alignSubtitleTracks(english, swedish, { maximumOffsetMilliseconds: 5_000 });
-    expect(pairs[0]).toMatchObject({ englishCueIndexes: [0], swedishCueIndexes: [1, 2].map((index) => index - 1), swedish: "Det har jag aldrig sagt, och det vet du." });
-    expect(report.linkTypeCounts["1:2"]).toBe(1);
+    expect(pairs[0]).toMatchObject({ englishCueIndexes: [0], swedishCueIndexes: [0, 1], englishSentenceIndexes: [0], swedishSentenceIndexes: [0], swedish: "Det har jag aldrig sagt, och det vet du." });
+    expect(report.linkTypeCounts["1:1"]).toBe(2);
+  });
+});
+
+describe("given one English sentence translated by two Swedish sentences", () => {
+  it("should make one 1:2 card, and keep the next sentences on cards of their own", () => {
+    const english = [cue(10, 14, "I never said that, and you know it."), cue(20, 22, "Go."), cue(24, 26, "Now!")];
+    const swedish = [cue(10, 14, "Det har jag aldrig sagt. Det vet du."), cue(20, 22, "Gå."), cue(24, 26, "Nu!")];
+    const { pairs, report } = alignSubtitleTracks(english, swedish, { maximumOffsetMilliseconds: 5_000 });
+    expect(pairs.map((pair) => [pair.english, pair.swedish])).toEqual([
+      ["I never said that, and you know it.", "Det har jag aldrig sagt. Det vet du."],
+      ["Go.", "Gå."],
+      ["Now!", "Nu!"],
+    ]);
+    expect(pairs[0]).toMatchObject({ englishSentenceIndexes: [0], swedishSentenceIndexes: [0, 1] });
+    expect(report).toMatchObject({ multiSentenceCardCount: 1, englishSentenceCount: 3, swedishSentenceCount: 4 });
   });
 });
 
@@ -117,5 +132,30 @@ describe("given two unrelated timelines", () => {
     }));
     const { report } = alignSubtitleTracks(english, unrelated);
     expect(report.warning).toMatch(/^These two files do not seem to be the same cut or episode: /);
+  });
+});
+
+describe("given cues where dashes mark the speakers", () => {
+  it("should leave the dashes out of the cards' text", () => {
+    const english = makeTrack(120, "en");
+    const swedish = makeTrack(120, "sv").map((entry, index) => (index === 40 ? { ...entry, text: "- Kommer du?\n- Ja. - Bra." } : index === 41 ? { ...entry, text: "- - Vänta!" } : entry));
+    const englishWithDashes = english.map((entry, index) => (index === 40 ? { ...entry, text: "- Are you coming?\n- Yes. - Good." } : entry));
+    const { pairs } = alignSubtitleTracks(englishWithDashes, swedish);
+    // Each speaker's sentence is a card of its own.
+    expect(pairs.find((pair) => pair.swedish === "Kommer du?")?.english).toBe("Are you coming?");
+    expect(pairs.find((pair) => pair.swedish === "Bra.")?.english).toBe("Good.");
+    expect(pairs.find((pair) => pair.swedish.includes("Vänta!"))?.swedish).toBe("Vänta!");
+    expect(pairs.some((pair) => /(^|\s)[-–—]\s/.test(`${pair.english} ${pair.swedish}`))).toBe(false);
+  });
+});
+
+describe("given two identical files with strictly periodic timings (a cue every second)", () => {
+  it("should take the smallest of the offsets that fit equally and pair each cue with itself, without a warning", () => {
+    const cues = Array.from({ length: 300 }, (_, index) => cue(index, index + 0.8, `Line ${index}.`));
+    const { pairs, report } = alignSubtitleTracks(cues, cues);
+    expect(report).toMatchObject({ offsetMilliseconds: 0, frameRateRatio: 1 });
+    expect(report.warning).toBeUndefined();
+    expect(pairs).toHaveLength(300);
+    expect(pairs.every((pair) => pair.english === pair.swedish)).toBe(true);
   });
 });

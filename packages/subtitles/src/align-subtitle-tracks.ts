@@ -1,14 +1,24 @@
 import { alignTimedSegments, type AlignmentLink, type TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
-import { endsWithSentenceFinalPunctuation } from "./subtitle-text.ts";
+import { scorePairConfidence } from "./pair-confidence.ts";
+import { segmentCuesIntoSentences, type TimedSubtitleSentence } from "./segment-sentences.ts";
+import { removeDialogueDashes } from "./subtitle-text.ts";
 import type { ParsedSubtitleTrack, SubtitleCue } from "./subtitle-types.ts";
 import { mapTime } from "./timed-span.ts";
 
-/** One flashcard: whole sentences in both languages, with the cues they came from. */
+/**
+ * One flashcard: one sentence a side, or the two or three that translate each other (1:2, 2:1), never two
+ * sentences that stand on their own.
+ */
 export interface SentencePair {
   english: string;
   swedish: string;
   englishCueIndexes: number[];
   swedishCueIndexes: number[];
+  /** Indexes into `SubtitleAlignment.sentences.english` / `.swedish`. */
+  englishSentenceIndexes: number[];
+  swedishSentenceIndexes: number[];
+  /** How sure the pairing is, 0–1: time overlap, length ratio and cheap lexical evidence (`scorePairConfidence`). */
+  confidence: number;
   /** On the English track's clock. */
   startMilliseconds: number;
   endMilliseconds: number;
@@ -29,6 +39,11 @@ export interface AlignmentReport {
   closelyTimedLinkShare: number;
   /** Links by shape, e.g. { "1:1": 640, "1:2": 31, "0:1": 12 }. */
   linkTypeCounts: Record<string, number>;
+  /** Dialogue sentences read from each file. */
+  englishSentenceCount: number;
+  swedishSentenceCount: number;
+  /** Cards with more than one sentence on a side (the 1:2, 2:1 and rarer links). */
+  multiSentenceCardCount: number;
   spliceDetected: boolean;
   /** Set when the files do not seem to be the same cut or episode, as a sentence for the learner. */
   warning?: string;
@@ -37,10 +52,6 @@ export interface AlignmentReport {
 export interface SubtitleAlignmentOptions extends TimedSegmentAlignmentOptions {
   /** Links whose temporal IoU is lower are not made into cards (default 0.3). */
   minimumCardOverlap?: number;
-  /** Most links merged into one card (default 3). */
-  maximumLinksPerCard?: number;
-  /** Most characters on one side of a card (default 220). */
-  maximumCardCharacters?: number;
   /** Keep title cards, credits, lyrics and sound descriptions (default false). */
   keepNonDialogueCues?: boolean;
 }
@@ -48,8 +59,10 @@ export interface SubtitleAlignmentOptions extends TimedSegmentAlignmentOptions {
 export interface SubtitleAlignment {
   pairs: SentencePair[];
   report: AlignmentReport;
-  /** The raw links between cue indexes, including unmatched cues. */
+  /** The raw links between sentence indexes, including unmatched sentences. */
   links: AlignmentLink[];
+  /** The dialogue sentences of each file, in time order, that the links and cards point into. */
+  sentences: { english: TimedSubtitleSentence[]; swedish: TimedSubtitleSentence[] };
 }
 
 const NON_DIALOGUE_PATTERNS: readonly RegExp[] = [
@@ -60,6 +73,8 @@ const NON_DIALOGUE_PATTERNS: readonly RegExp[] = [
   /^[\s♪♫#*]*$/,
   /^[♪♫#].*[♪♫#]?$/,
   /^[[(][^\])]*[\])]$/,
+  // An on-screen caption or sign in capitals without a sentence's punctuation ("WEIT WEIT WEG", "STOCKHOLM 1944").
+  /^[^\p{Ll}.!?]*\p{Lu}{2}[^\p{Ll}.!?]*$/u,
 ];
 
 /** Title cards, credits, lyrics and sound descriptions, which have no counterpart worth learning. */
@@ -84,32 +99,31 @@ export function alignSubtitleTracks(
 ): SubtitleAlignment {
   const englishCues = prepareCues(english, options);
   const swedishCues = prepareCues(swedish, options);
-  const englishSpans = englishCues.map((entry) => entry.cue);
-  const swedishSpans = swedishCues.map((entry) => entry.cue);
-  const alignment = alignTimedSegments(englishSpans, swedishSpans, options);
-  const links: AlignmentLink[] = alignment.links.map((link) => ({
-    referenceIndexes: link.referenceIndexes.map((index) => (englishCues[index] as PreparedCue).originalIndex),
-    otherIndexes: link.otherIndexes.map((index) => (swedishCues[index] as PreparedCue).originalIndex),
-    overlap: link.overlap,
-  }));
+  const englishSentences = dialogueSentencesOf(english, englishCues, options);
+  const swedishSentences = dialogueSentencesOf(swedish, swedishCues, options);
+  // The time map first, found on the cues (their times are the file's own; a sentence's are shared out from them),
+  // splices included; then, inside it, 1:1, 1:2, 2:1 and rarer links between sentences by time overlap. A card is one
+  // link, so it never joins two sentences that each have a partner of their own.
+  const cueAlignment = alignTimedSegments(
+    englishCues.map((entry) => entry.cue),
+    swedishCues.map((entry) => entry.cue),
+    options,
+  );
+  const alignment = { ...alignTimedSegments(englishSentences, swedishSentences, { ...options, fixedTimeMap: cueAlignment.timeMap }), spliceDetected: cueAlignment.spliceDetected };
   const minimumCardOverlap = options.minimumCardOverlap ?? 0.3;
-  const pairs = mergeLinksIntoSentencePairs(alignment.links, englishCues, swedishCues, {
-    minimumCardOverlap,
-    maximumLinksPerCard: options.maximumLinksPerCard ?? 3,
-    maximumCardCharacters: options.maximumCardCharacters ?? 220,
-  });
+  const cardLinks = alignment.links.filter((link) => link.referenceIndexes.length > 0 && link.otherIndexes.length > 0 && link.overlap >= minimumCardOverlap);
+  const pairs = cardLinks.map((link) => toSentencePair(link, englishSentences, swedishSentences));
 
   const linkTypeCounts: Record<string, number> = {};
   for (const link of alignment.links) {
     const key = `${link.referenceIndexes.length}:${link.otherIndexes.length}`;
     linkTypeCounts[key] = (linkTypeCounts[key] ?? 0) + 1;
   }
-  const keptLinks = alignment.links.filter((link) => link.referenceIndexes.length > 0 && link.otherIndexes.length > 0 && link.overlap >= minimumCardOverlap);
-  const englishCovered = keptLinks.reduce((sum, link) => sum + link.referenceIndexes.length, 0);
-  const swedishCovered = keptLinks.reduce((sum, link) => sum + link.otherIndexes.length, 0);
-  const englishCoverage = englishCues.length === 0 ? 0 : englishCovered / englishCues.length;
-  const swedishCoverage = swedishCues.length === 0 ? 0 : swedishCovered / swedishCues.length;
-  const meanOverlap = keptLinks.length === 0 ? 0 : keptLinks.reduce((sum, link) => sum + link.overlap, 0) / keptLinks.length;
+  const englishCovered = cardLinks.reduce((sum, link) => sum + link.referenceIndexes.length, 0);
+  const swedishCovered = cardLinks.reduce((sum, link) => sum + link.otherIndexes.length, 0);
+  const englishCoverage = englishSentences.length === 0 ? 0 : englishCovered / englishSentences.length;
+  const swedishCoverage = swedishSentences.length === 0 ? 0 : swedishCovered / swedishSentences.length;
+  const meanOverlap = cardLinks.length === 0 ? 0 : cardLinks.reduce((sum, link) => sum + link.overlap, 0) / cardLinks.length;
   const twoSidedLinks = alignment.links.filter((link) => link.referenceIndexes.length > 0 && link.otherIndexes.length > 0);
   const closelyTimedLinkShare = twoSidedLinks.length === 0 ? 0 : twoSidedLinks.filter((link) => link.overlap >= 0.6).length / twoSidedLinks.length;
   const warning = describeMismatch(englishCoverage, swedishCoverage, meanOverlap, closelyTimedLinkShare);
@@ -122,10 +136,31 @@ export function alignSubtitleTracks(
     closelyTimedLinkShare,
     pairCount: pairs.length,
     linkTypeCounts,
+    englishSentenceCount: englishSentences.length,
+    swedishSentenceCount: swedishSentences.length,
+    multiSentenceCardCount: pairs.filter((pair) => pair.englishSentenceIndexes.length > 1 || pair.swedishSentenceIndexes.length > 1).length,
     spliceDetected: alignment.spliceDetected,
     ...(warning === undefined ? {} : { warning }),
   };
-  return { pairs, report, links };
+  return { pairs, report, links: alignment.links, sentences: { english: englishSentences, swedish: swedishSentences } };
+}
+
+function toSentencePair(link: AlignmentLink, englishSentences: readonly TimedSubtitleSentence[], swedishSentences: readonly TimedSubtitleSentence[]): SentencePair {
+  const englishParts = link.referenceIndexes.map((index) => englishSentences[index] as TimedSubtitleSentence);
+  const swedishParts = link.otherIndexes.map((index) => swedishSentences[index] as TimedSubtitleSentence);
+  const english = englishParts.map((sentence) => sentence.text).join(" ");
+  const swedish = swedishParts.map((sentence) => sentence.text).join(" ");
+  return {
+    english,
+    swedish,
+    englishCueIndexes: [...new Set(englishParts.flatMap((sentence) => sentence.cueIndexes))],
+    swedishCueIndexes: [...new Set(swedishParts.flatMap((sentence) => sentence.cueIndexes))],
+    englishSentenceIndexes: [...link.referenceIndexes],
+    swedishSentenceIndexes: [...link.otherIndexes],
+    confidence: scorePairConfidence({ english, swedish, overlap: link.overlap }),
+    startMilliseconds: Math.min(...englishParts.map((sentence) => sentence.startMilliseconds)),
+    endMilliseconds: Math.max(...englishParts.map((sentence) => sentence.endMilliseconds)),
+  };
 }
 
 function describeMismatch(
@@ -171,64 +206,39 @@ function prepareCues(track: ParsedSubtitleTrack | readonly SubtitleCue[], option
   return prepared.sort((left, right) => left.cue.startMilliseconds - right.cue.startMilliseconds || left.originalIndex - right.originalIndex);
 }
 
-interface CardLimits {
-  minimumCardOverlap: number;
-  maximumLinksPerCard: number;
-  maximumCardCharacters: number;
-}
-
-function joinCueTexts(cues: readonly PreparedCue[], indexes: readonly number[]): string {
-  return indexes
-    .map((index) => (cues[index] as PreparedCue).cue.text.replace(/\s*\n\s*/g, " "))
-    .join(" ")
-    .replace(/\.\.\.\s*\.\.\./g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
+/** A sentence of nothing but punctuation ("?", "...") is a tokenizer's leftover, not something to learn. */
+const HAS_WORDS = /[\p{L}\p{N}]/u;
 
 /**
- * Consecutive links merge until both sides end a sentence, up to a few links or about 220 characters a side; a link
- * without a partner or with little overlap closes the card being built.
+ * The dialogue sentences of a track, in time order. A file that marks its sentences (OPUS `<s id>`) gives them with
+ * their ids; any other is read as a stream of sentences from its dialogue cues (`segmentCuesIntoSentences`).
  */
-function mergeLinksIntoSentencePairs(
-  links: readonly AlignmentLink[],
-  englishCues: readonly PreparedCue[],
-  swedishCues: readonly PreparedCue[],
-  limits: CardLimits,
-): SentencePair[] {
-  const pairs: SentencePair[] = [];
-  let pending: AlignmentLink[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const englishIndexes = pending.flatMap((link) => link.referenceIndexes);
-    const swedishIndexes = pending.flatMap((link) => link.otherIndexes);
-    pairs.push({
-      english: joinCueTexts(englishCues, englishIndexes),
-      swedish: joinCueTexts(swedishCues, swedishIndexes),
-      englishCueIndexes: englishIndexes.map((index) => (englishCues[index] as PreparedCue).originalIndex),
-      swedishCueIndexes: swedishIndexes.map((index) => (swedishCues[index] as PreparedCue).originalIndex),
-      startMilliseconds: Math.min(...englishIndexes.map((index) => (englishCues[index] as PreparedCue).cue.startMilliseconds)),
-      endMilliseconds: Math.max(...englishIndexes.map((index) => (englishCues[index] as PreparedCue).cue.endMilliseconds)),
-    });
-    pending = [];
-  };
-  for (const link of links) {
-    const usable = link.referenceIndexes.length > 0 && link.otherIndexes.length > 0 && link.overlap >= limits.minimumCardOverlap;
-    if (!usable) {
-      flush();
-      continue;
+function dialogueSentencesOf(track: ParsedSubtitleTrack | readonly SubtitleCue[], cues: readonly PreparedCue[], options: SubtitleAlignmentOptions): TimedSubtitleSentence[] {
+  const marked = Array.isArray(track) ? undefined : (track as ParsedSubtitleTrack).sentences;
+  if (marked !== undefined && marked.length > 0) {
+    const timed = marked
+      .filter((sentence) => sentence.startMilliseconds !== undefined && sentence.endMilliseconds !== undefined && sentence.endMilliseconds > sentence.startMilliseconds)
+      .sort((left, right) => (left.startMilliseconds as number) - (right.startMilliseconds as number));
+    const sentences: TimedSubtitleSentence[] = [];
+    // Cues and sentences both go forward in time: one sweep finds each sentence's cues.
+    let firstCue = 0;
+    for (const sentence of timed) {
+      const startMilliseconds = sentence.startMilliseconds as number;
+      const endMilliseconds = sentence.endMilliseconds as number;
+      while (firstCue < cues.length && (cues[firstCue] as PreparedCue).cue.endMilliseconds <= startMilliseconds) firstCue += 1;
+      if (!options.keepNonDialogueCues && isNonDialogueCue(sentence.text)) continue;
+      const text = removeDialogueDashes(sentence.text).replace(/\s*\n\s*/g, " ").trim();
+      if (!HAS_WORDS.test(text)) continue;
+      const cueIndexes: number[] = [];
+      for (let index = firstCue; index < cues.length && (cues[index] as PreparedCue).cue.startMilliseconds < endMilliseconds; index += 1) {
+        const entry = cues[index] as PreparedCue;
+        if (entry.cue.endMilliseconds > startMilliseconds) cueIndexes.push(entry.originalIndex);
+      }
+      sentences.push({ id: sentence.id, text, startMilliseconds, endMilliseconds, cueIndexes });
     }
-    if (pending.length > 0) {
-      const candidate = [...pending, link];
-      const englishLength = joinCueTexts(englishCues, candidate.flatMap((entry) => entry.referenceIndexes)).length;
-      const swedishLength = joinCueTexts(swedishCues, candidate.flatMap((entry) => entry.otherIndexes)).length;
-      if (candidate.length > limits.maximumLinksPerCard || Math.max(englishLength, swedishLength) > limits.maximumCardCharacters) flush();
-    }
-    pending.push(link);
-    const englishText = joinCueTexts(englishCues, pending.flatMap((entry) => entry.referenceIndexes));
-    const swedishText = joinCueTexts(swedishCues, pending.flatMap((entry) => entry.otherIndexes));
-    if (endsWithSentenceFinalPunctuation(englishText) && endsWithSentenceFinalPunctuation(swedishText)) flush();
+    return sentences;
   }
-  flush();
-  return pairs;
+  return segmentCuesIntoSentences(cues.map((entry) => entry.cue))
+    .filter((sentence) => HAS_WORDS.test(sentence.text))
+    .map((sentence) => ({ ...sentence, cueIndexes: sentence.cueIndexes.map((index) => (cues[index] as PreparedCue).originalIndex) }));
 }

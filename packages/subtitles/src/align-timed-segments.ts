@@ -20,6 +20,8 @@ export interface TimedSegmentAlignmentOptions {
   maximumOffsetMilliseconds?: number;
   /** Skips the estimate and starts from this map, e.g. a user-given offset. */
   initialTimeMap?: SubtitleTimeMap;
+  /** Aligns inside this map as it is: no estimate, no refit, no splice search (e.g. a map found on the cues). */
+  fixedTimeMap?: SubtitleTimeMap;
 }
 
 export interface TimedSegmentAlignment {
@@ -54,6 +56,11 @@ export function alignTimedSegments(
   other: readonly TimedSpan[],
   options: TimedSegmentAlignmentOptions = {},
 ): TimedSegmentAlignment {
+  if (options.fixedTimeMap !== undefined) {
+    const timeMap = options.fixedTimeMap;
+    const estimate: TimeMapEstimate = { frameRateRatio: timeMap.frameRateRatio, offsetMilliseconds: timeMap.offsetMilliseconds, score: 1, runnerUpScore: 0, alternativeOffsetsMilliseconds: [] };
+    return { links: runBandedAlignment(reference, other, timeMap, options), timeMap, estimate, spliceDetected: false };
+  }
   const estimate = estimateSubtitleTimeMap(reference, other, { maximumOffsetMilliseconds: options.maximumOffsetMilliseconds ?? 300_000 });
   let timeMap: SubtitleTimeMap = options.initialTimeMap ?? { frameRateRatio: estimate.frameRateRatio, offsetMilliseconds: estimate.offsetMilliseconds };
   let links = runBandedAlignment(reference, other, timeMap, options);

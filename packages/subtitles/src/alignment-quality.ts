@@ -55,3 +55,62 @@ export function scoreAlignmentLinks(
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   return { precision, recall, f1 };
 }
+
+/**
+ * Lax link precision, recall and F1 (ARCADE's "lax" measure): a predicted link counts when it shares at least one
+ * source and one target id with a single reference link, and a reference link is found when some predicted link does.
+ *
+ * @example
+ * scoreAlignmentLinksLax([{ sourceIds: ["1", "2"], targetIds: ["1"] }], [{ sourceIds: ["1"], targetIds: ["1"] }]).f1; // 1
+ */
+export function scoreAlignmentLinksLax(
+  predicted: readonly IdentifiedAlignmentLink[],
+  reference: readonly IdentifiedAlignmentLink[],
+): AlignmentLinkScores {
+  const nonEmpty = (link: IdentifiedAlignmentLink) => link.sourceIds.length > 0 && link.targetIds.length > 0;
+  const predictedLinks = predicted.filter(nonEmpty);
+  const referenceLinks = reference.filter(nonEmpty);
+  // Each (source, target) id pair of the reference, with the reference link it belongs to.
+  const referenceLinkByIdPair = new Map<string, number>();
+  referenceLinks.forEach((link, index) => {
+    for (const source of link.sourceIds) for (const target of link.targetIds) referenceLinkByIdPair.set(`${source};${target}`, index);
+  });
+  const foundReferenceLinks = new Set<number>();
+  let correctPredictions = 0;
+  for (const link of predictedLinks) {
+    let correct = false;
+    for (const source of link.sourceIds) {
+      for (const target of link.targetIds) {
+        const referenceIndex = referenceLinkByIdPair.get(`${source};${target}`);
+        if (referenceIndex !== undefined) {
+          correct = true;
+          foundReferenceLinks.add(referenceIndex);
+        }
+      }
+    }
+    if (correct) correctPredictions += 1;
+  }
+  const precision = predictedLinks.length === 0 ? 0 : correctPredictions / predictedLinks.length;
+  const recall = referenceLinks.length === 0 ? 0 : foundReferenceLinks.size / referenceLinks.length;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
+
+/**
+ * Cards that hold two sentences of one side which the reference links to different partners: the mistake a learner
+ * sees as "two sentences on one card" (links with an empty side in the reference are not partners).
+ */
+export function findCardsJoiningSeparatelyLinkedSentences(
+  predicted: readonly IdentifiedAlignmentLink[],
+  reference: readonly IdentifiedAlignmentLink[],
+): IdentifiedAlignmentLink[] {
+  const twoSided = reference.filter((link) => link.sourceIds.length > 0 && link.targetIds.length > 0);
+  const sourceLink = new Map<string, number>();
+  const targetLink = new Map<string, number>();
+  twoSided.forEach((link, index) => {
+    for (const id of link.sourceIds) sourceLink.set(id, index);
+    for (const id of link.targetIds) targetLink.set(id, index);
+  });
+  const distinctLinks = (ids: readonly string[], linkOf: Map<string, number>) => new Set(ids.map((id) => linkOf.get(id)).filter((index) => index !== undefined)).size;
+  return predicted.filter((link) => distinctLinks(link.sourceIds, sourceLink) > 1 || distinctLinks(link.targetIds, targetLink) > 1);
+}

@@ -16,6 +16,9 @@ export interface TimeMapEstimateOptions {
   candidateRatios?: readonly number[];
 }
 
+/** Scores within 1 % of the best count as an equal fit; real films' right map stands well above the rest. */
+const EQUAL_FIT_TOLERANCE = 0.01;
+
 const COMMON_FRAME_RATES = [24000 / 1001, 24, 25, 30000 / 1001, 30] as const;
 
 /** 1, and every ratio between two common frame rates (23.976, 24, 25, 29.97, 30), with near-duplicates merged. */
@@ -56,15 +59,28 @@ export function estimateSubtitleTimeMap(
   const ratios = options.candidateRatios ?? listCandidateFrameRateRatios();
   const lastOtherEnd = (otherUnion[otherUnion.length - 1] as TimedSpan).endMilliseconds;
   const correlateWith = createCrossCorrelator(referenceSignal, Math.ceil((lastOtherEnd * Math.max(...ratios)) / binMilliseconds) + 1, maximumLag);
-  let best: { ratio: number; lag: number; score: number; correlation: Float64Array; normalizer: number } = { ratio: 1, lag: 0, score: -1, correlation: new Float64Array(0), normalizer: 1 };
+  type Candidate = { ratio: number; lag: number; score: number; correlation: Float64Array; normalizer: number };
+  const bestOfEachRatio: Candidate[] = [];
   for (const ratio of ratios) {
     const correlation = correlateWith(rasterize(otherUnion, ratio, binMilliseconds));
     const normalizer = Math.min(referenceActive, totalDuration(otherUnion) * ratio) / binMilliseconds;
+    let topScore = -1;
+    for (let index = 0; index < correlation.length; index += 1) topScore = Math.max(topScore, (correlation[index] as number) / normalizer);
+    // Several offsets that fit equally (a strictly periodic track fits every whole period): the smallest one wins.
+    let chosen: Candidate = { ratio, lag: 0, score: -1, correlation, normalizer };
     for (let index = 0; index < correlation.length; index += 1) {
       const score = (correlation[index] as number) / normalizer;
-      if (score > best.score) best = { ratio, lag: index - maximumLag, score, correlation, normalizer };
+      const lag = index - maximumLag;
+      if (score >= topScore * (1 - EQUAL_FIT_TOLERANCE) && (chosen.score < 0 || Math.abs(lag) < Math.abs(chosen.lag))) chosen = { ratio, lag, score, correlation, normalizer };
     }
+    bestOfEachRatio.push(chosen);
   }
+  // Likewise across frame rates: among ratios that fit equally well, the one closest to 1 (binning lets a wrong ratio
+  // score a hair higher on a regular track).
+  const topScore = Math.max(...bestOfEachRatio.map((candidate) => candidate.score));
+  const best = bestOfEachRatio
+    .filter((candidate) => candidate.score >= topScore * (1 - EQUAL_FIT_TOLERANCE))
+    .sort((left, right) => Math.abs(left.ratio - 1) - Math.abs(right.ratio - 1) || Math.abs(left.lag) - Math.abs(right.lag))[0] as Candidate;
   const exclusionBins = Math.ceil(10_000 / binMilliseconds);
   const peakLags = [best.lag];
   const peakScores: number[] = [];
@@ -84,7 +100,8 @@ export function estimateSubtitleTimeMap(
   let refinedOverlap = -1;
   for (let shift = best.lag * binMilliseconds - binMilliseconds * 1.5; shift <= best.lag * binMilliseconds + binMilliseconds * 1.5; shift += 50) {
     const overlap = overlapOfUnions(referenceUnion, scaledOtherUnion, shift);
-    if (overlap > refinedOverlap) {
+    // Equal overlaps: the smaller shift.
+    if (overlap > refinedOverlap + 1e-9 || (Math.abs(overlap - refinedOverlap) <= 1e-9 && Math.abs(shift) < Math.abs(refinedOffset))) {
       refinedOverlap = overlap;
       refinedOffset = shift;
     }

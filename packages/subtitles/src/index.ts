@@ -1,12 +1,6 @@
+// The pure core: parsing and alignment, no Node API. The worker pool that runs them off a server's event loop is
+// `@atelier/subtitles/node`.
 export { parseSubtitleXml, resolveSubtitleParseLimits } from "./parse-subtitle-xml.ts";
-export {
-  alignSubtitleTracksInWorker,
-  closeSubtitleParseWorkers,
-  parseSubtitleXmlInWorker,
-  subtitleWorkerEntrySourcePath,
-  warmUpSubtitleParseWorker,
-} from "./parse-subtitle-xml-in-worker.ts";
-export type { SubtitleWorkerAlignOptions, SubtitleWorkerParseOptions } from "./parse-subtitle-xml-in-worker.ts";
 export { SubtitleParseError, describeSubtitleParseErrorCode, isSubtitleParseErrorCode } from "./subtitle-parse-error.ts";
 export type { SubtitleParseErrorCode } from "./subtitle-parse-error.ts";
 export { DEFAULT_SUBTITLE_PARSE_LIMITS } from "./subtitle-types.ts";
@@ -27,7 +21,11 @@ export { alignTimedSegments, measureTimeMapFit } from "./align-timed-segments.ts
 export type { AlignmentLink, TimedSegmentAlignment, TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
 export { estimateSubtitleTimeMap, listCandidateFrameRateRatios } from "./estimate-subtitle-time-map.ts";
 export type { TimeMapEstimate, TimeMapEstimateOptions } from "./estimate-subtitle-time-map.ts";
+export { segmentCuesIntoSentences, splitIntoSentencePieces } from "./segment-sentences.ts";
+export type { TimedSubtitleSentence } from "./segment-sentences.ts";
+export { scorePairConfidence } from "./pair-confidence.ts";
+export type { PairEvidence } from "./pair-confidence.ts";
 export { mapTime } from "./timed-span.ts";
 export type { SubtitleTimeMap, TimedSpan } from "./timed-span.ts";
-export { readCesAlignLinks, scoreAlignmentLinks } from "./alignment-quality.ts";
+export { findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax } from "./alignment-quality.ts";
 export type { AlignmentLinkScores, IdentifiedAlignmentLink } from "./alignment-quality.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeDoubleEscapedEntities, detokenizeOpusTokens, endsWithSentenceFinalPunctuation, normalizeCueLines, stripInlineMarkup } from "./subtitle-text.ts";
+import { decodeDoubleEscapedEntities, detokenizeOpusTokens, endsWithSentenceFinalPunctuation, normalizeCueLines, removeDialogueDashes, stripInlineMarkup } from "./subtitle-text.ts";
 
 describe("given YouTube's double-escaped text", () => {
   it("should decode character references and the XML names once more", () => {
@@ -36,5 +36,31 @@ describe("given cue text", () => {
     expect(endsWithSentenceFinalPunctuation('He said "go."')).toBe(true);
     expect(endsWithSentenceFinalPunctuation("Then you know exactly how it felt...")).toBe(false);
     expect(endsWithSentenceFinalPunctuation("if you could,")).toBe(false);
+  });
+});
+
+describe("removeDialogueDashes", () => {
+  it.each([
+    ["- Kommer du?\n- Ja, jag kommer.", "Kommer du?\nJa, jag kommer."],
+    ["- Hej. - Hej då.", "Hej. Hej då."],
+    ["- - Vad sa du?", "Vad sa du?"],
+    ["– Var är du? – Här!", "Var är du? Här!"],
+    ["—Nej.", "Nej."],
+    ["-Are you coming?", "Are you coming?"],
+    ["\"Stop.\" - And then?", "\"Stop.\" And then?"],
+  ])("should take the speakers' dashes out of %j", (text, expected) => {
+    expect(removeDialogueDashes(text)).toBe(expected);
+  });
+
+  it.each([
+    ["Jag – jag vet inte.", "a pause inside a sentence"],
+    ["Ett tjugo-tal gäster och en e-post.", "hyphens inside words"],
+    ["It's 9 - 5 every day.", "a dash between numbers"],
+  ])("should keep %j (%s)", (text) => {
+    expect(removeDialogueDashes(text)).toBe(text);
+  });
+
+  it("should drop a line that held only a dash", () => {
+    expect(removeDialogueDashes("-\nHej.")).toBe("Hej.");
   });
 });

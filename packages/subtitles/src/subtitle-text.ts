@@ -52,6 +52,28 @@ export function normalizeCueLines(text: string): string {
     .join("\n");
 }
 
+const DIALOGUE_DASH = "[-‐‑–—]";
+const LEADING_DIALOGUE_DASHES = new RegExp(`^(?:${DIALOGUE_DASH}\\s*)+`);
+/** A dash that opens the next speaker's line inside one cue: after the end of a sentence, with space around it. */
+const SPEAKER_CHANGE_DASHES = new RegExp(`([.!?…"'”»)])(?:\\s+${DIALOGUE_DASH})+\\s+`, "g");
+
+/**
+ * Removes the dashes that mark who speaks ("- Hej. - Hej då.", "- - Vad?", a line of its own starting with "–"):
+ * they belong to the subtitle, not to the sentence a learner studies. Hyphens inside words and a dash that marks a
+ * pause inside a sentence ("Jag – jag vet inte") stay.
+ *
+ * @example
+ * removeDialogueDashes("- Kommer du?\n- Ja, jag kommer."); // "Kommer du?\nJa, jag kommer."
+ * removeDialogueDashes("- Hej. - Hej då."); // "Hej. Hej då."
+ */
+export function removeDialogueDashes(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(LEADING_DIALOGUE_DASHES, "").replace(SPEAKER_CHANGE_DASHES, "$1 ").trim())
+    .filter((line) => line.length > 0)
+    .join("\n");
+}
+
 const ATTACH_TO_PREVIOUS = /^(?:[.,!?;:%)\]}»”…]+|\.\.\.|'(?:s|ll|re|ve|d|m|t)|n't|'S|'LL|'RE|'VE|'D|'M|N'T)$/;
 const ATTACH_TO_NEXT = /^[([{«“¿¡]$/;
 

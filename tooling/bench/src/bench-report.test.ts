@@ -175,3 +175,38 @@ describe("given the hostile-input result and what the subtitles, anonymous-race 
     expect(renderBenchReportMarkdown(buildBenchReport({ results: fixtures, machine, generatedAt }))).not.toContain("## Hostile input");
   });
 });
+
+describe("given the scale-out and backup results", () => {
+  const scaleOut: BenchResult = {
+    name: "resilience-scale-out",
+    measuredAt: generatedAt,
+    figures: {
+      "throughput.1.requestsPerSecond": 450,
+      "throughput.1.p50Milliseconds": 445.4,
+      "throughput.1.p99Milliseconds": 665.2,
+      "throughput.1.errors": 0,
+      "throughput.3.requestsPerSecond": 541,
+      "throughput.3.p50Milliseconds": 305.2,
+      "throughput.3.p99Milliseconds": 1079.3,
+      "throughput.3.errors": 0,
+      "killAndDrain.failedRequestsAtKill": 15,
+      "killAndDrain.restartMilliseconds": 2267,
+      "killAndDrain.drainMilliseconds": 1352,
+      "killAndDrain.failedRequestsAfterDrainSignal": 0,
+      "killAndDrain.acknowledgedCardsFound": 3307,
+      "killAndDrain.acknowledgedCardsLost": 0,
+    },
+    notes: [],
+  };
+  const backup: BenchResult = { name: "server-backup", measuredAt: generatedAt, figures: { pairs: 20000, databaseMegabytes: 64.9, backupMilliseconds: 247 }, notes: [] };
+  const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [scaleOut, backup], machine, generatedAt }));
+
+  it("should put a row per process count, the kill and drain, and the backup in their own section", () => {
+    expect(markdown).toContain("## Several processes on one PostgreSQL, kill, drain and backup");
+    expect(markdown).toContain("| 3 | 541 | 305 ms | 1,079 ms | 0 |");
+    expect(markdown).toContain("the machine's 2 cores are shared");
+    expect(markdown).toContain("SIGKILL failed 15 requests, all in flight on the killed process");
+    expect(markdown).toContain("20,000 pairs, 64.9 MB, copied and checked in 247 ms.");
+    expect(markdown).not.toContain("## resilience-scale-out");
+  });
+});

@@ -346,6 +346,52 @@ function renderServerStartup(serverStartup: BenchResult): Table {
   return { columns: ["server", "ready (median)", "RSS at ready (median)", "RSS after requests (median)"], rows };
 }
 
+/** A figure written under a literal dotted key (`throughput.1.requestsPerSecond`), as apps/resilience writes them. */
+function flatNumberOf(result: BenchResult | undefined, key: string): number | undefined {
+  const value = isObject(result?.figures) ? result.figures[key] : undefined;
+  return typeof value === "number" ? value : undefined;
+}
+
+/** One, two and three processes behind nginx, the kill and the drain (resilience-scale-out), and the backups. */
+function renderScaleOutSection(results: Map<string, BenchResult>, machine: MachineDescription): string[] | null {
+  const scaleOut = results.get("resilience-scale-out");
+  const backup = results.get("server-backup");
+  const faults = results.get("resilience-faults");
+  if (scaleOut === undefined && backup === undefined) return null;
+  const body: string[] = [];
+  if (scaleOut !== undefined) {
+    const rows = [1, 2, 3]
+      .filter((count) => flatNumberOf(scaleOut, `throughput.${count}.requestsPerSecond`) !== undefined)
+      .map((count) => [
+        `${count}`,
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.requestsPerSecond`)),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.p50Milliseconds`), " ms"),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.p99Milliseconds`), " ms"),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.errors`)),
+      ]);
+    body.push(...renderTable({ columns: ["processes", "requests/s", "p50", "p99", "errors"], rows }), "");
+    body.push(
+      `What limits it here: the machine's ${machine.cores} cores are shared by the load generator (200 learners), nginx, PostgreSQL and the processes, so a second or third process finds no idle core; the figures show the processes share the work without errors, not the capacity of a larger host (decision 0028).`,
+      "",
+    );
+    const failedAtKill = flatNumberOf(scaleOut, "killAndDrain.failedRequestsAtKill");
+    if (failedAtKill !== undefined) {
+      body.push(
+        `Kill and drain (three processes, 200 learners): SIGKILL failed ${formatNumber(failedAtKill)} requests, all in flight on the killed process; it was back in ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.restartMilliseconds"), " ms")}. SIGTERM drained another in ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.drainMilliseconds"), " ms")} with ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.failedRequestsAfterDrainSignal"))} failures. ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.acknowledgedCardsFound"))} acknowledged learner cards found, ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.acknowledgedCardsLost"))} lost.`,
+        "",
+      );
+    }
+  }
+  if (backup !== undefined) {
+    body.push(
+      `Backup (server-backup): ${formatNumber(numberAt(backup.figures, "pairs"))} pairs, ${formatNumber(numberAt(backup.figures, "databaseMegabytes"), " MB")}, copied and checked in ${formatNumber(numberAt(backup.figures, "backupMilliseconds"), " ms")}.` +
+        (flatNumberOf(faults, "backup.commandMilliseconds") === undefined ? "" : ` Under 200 learners, \`pnpm backup\` took ${formatNumber(flatNumberOf(faults, "backup.commandMilliseconds"), " ms")} (Node start included) and lost ${formatNumber(flatNumberOf(faults, "backup.cardsLost"))} learner cards.`),
+      "",
+    );
+  }
+  return trimTrailingBlankLines(body);
+}
+
 /** The hostile-input bench's bodies, and what the subtitles, anonymous-race and server-startup benches add to it. */
 function renderHostileInputSection(results: Map<string, BenchResult>): string[] | null {
   const hostileInput = results.get("hostile-input");
@@ -450,7 +496,10 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
   const hostileInputSection = renderHostileInputSection(results);
   if (hostileInputSection !== null) section("Hostile input", hostileInputSection);
 
-  const dedicated = new Set<string>([...EXPECTED_BENCH_NAMES, "hostile-input"]);
+  const scaleOutSection = renderScaleOutSection(results, machine);
+  if (scaleOutSection !== null) section("Several processes on one PostgreSQL, kill, drain and backup", scaleOutSection);
+
+  const dedicated = new Set<string>([...EXPECTED_BENCH_NAMES, "hostile-input", "resilience-scale-out", "server-backup"]);
   for (const [name, result] of results) {
     if (dedicated.has(name)) continue;
     const rows = flattenFigures(result.figures);

@@ -64,6 +64,24 @@ export async function signUpAndVerify(page: Page, origin: string, email: string,
   await page.getByRole("heading", { name: "Dashboard" }).waitFor();
 }
 
+/**
+ * Signs up in the open login modal (Continue with email → Sign up) and confirms the address with the mailed code on
+ * the verify-email page it hands over to; ends with Confirm pressed, wherever that leads.
+ */
+export async function signUpInTheLoginModalAndConfirm(page: Page, origin: string, email: string, password = strongPassword): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Continue with email" }).click();
+  await dialog.getByRole("button", { name: "Sign up" }).click();
+  await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+  await dialog.getByLabel("Password", { exact: true }).fill(password);
+  await dialog.getByLabel("Confirm password").fill(password);
+  await dialog.locator("form button[type=submit]").click();
+  await page.waitForURL(`${origin}/account/verify-email`);
+  const code = codeInMail(await waitForMail(origin, email, "Confirm your e-mail address"));
+  await page.locator("main").getByRole("textbox", { name: "Code" }).fill(code);
+  await page.locator("main").getByRole("button", { name: "Confirm" }).click();
+}
+
 export async function logInWithPassword(page: Page, origin: string, email: string, password = strongPassword): Promise<void> {
   await page.goto(`${origin}/account/login`);
   await waitForHydration(page);

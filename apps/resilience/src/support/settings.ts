@@ -21,4 +21,8 @@ export const resilienceSettings = {
   restartLearners: Math.round(positiveNumberFrom("RESTART_LEARNERS", 50)),
   /** How long PostgreSQL stays away during the restart run. */
   outageSeconds: positiveNumberFrom("OUTAGE_SECONDS", 3),
+  /** How long the three-process run lasts (a SIGKILL at a third, a SIGTERM at two thirds); the bench runs 60. */
+  scaleOutSeconds: positiveNumberFrom("SCALE_OUT_SECONDS", 18),
+  /** How long each of the one-, two- and three-process throughput runs lasts; the bench runs 60. */
+  throughputSeconds: positiveNumberFrom("THROUGHPUT_SECONDS", 8),
 };

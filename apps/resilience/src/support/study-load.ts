@@ -4,8 +4,8 @@ import { StudyClient, type StudyAnswer } from "./study-client.ts";
 
 export type RequestKind = "load" | "rate";
 
-/** One answered (or failed) request: `status` 0 is a network error. `endedAt` is `performance.now()`. */
-export type RequestSample = { kind: RequestKind; status: number; endedAt: number; milliseconds: number };
+/** One answered (or failed) request: `status` 0 is a network error. `endedAt` is `performance.now()`; `learner` numbers the learner from 0. */
+export type RequestSample = { kind: RequestKind; status: number; endedAt: number; milliseconds: number; learner: number };
 
 /** A rating the server answered 200: from then on it must be in the database. */
 export type AcknowledgedRating = { learnerKey: string; pairId: string; box: number };
@@ -64,14 +64,14 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   const isOver = () => performance.now() >= deadline || options.signal?.aborted === true;
   const pause = () => new Promise((resolve) => setTimeout(resolve, pauseAfterError));
 
-  async function timed(kind: RequestKind, send: () => Promise<StudyAnswer>): Promise<StudyAnswer | null> {
+  async function timed(learner: number, kind: RequestKind, send: () => Promise<StudyAnswer>): Promise<StudyAnswer | null> {
     const started = performance.now();
     try {
       const answer = await send();
-      samples.push({ kind, status: answer.status, endedAt: performance.now(), milliseconds: answer.milliseconds });
+      samples.push({ kind, status: answer.status, endedAt: performance.now(), milliseconds: answer.milliseconds, learner });
       return answer.status >= 200 && answer.status < 300 ? answer : null;
     } catch {
-      samples.push({ kind, status: 0, endedAt: performance.now(), milliseconds: performance.now() - started });
+      samples.push({ kind, status: 0, endedAt: performance.now(), milliseconds: performance.now() - started, learner });
       return null;
     }
   }
@@ -79,7 +79,7 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   async function study(client: StudyClient, learnerNumber: number): Promise<void> {
     let answerNumber = learnerNumber;
     while (!isOver()) {
-      const session = await timed("load", () => client.send("GET", `/api/subtitle-groups/${options.groupId}/pairs/?mode=test&cardCount=${sessionCardCount}`));
+      const session = await timed(learnerNumber, "load", () => client.send("GET", `/api/subtitle-groups/${options.groupId}/pairs/?mode=test&cardCount=${sessionCardCount}`));
       if (!session) {
         await pause();
         continue;
@@ -89,7 +89,7 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
         answerNumber += 1;
         const isCorrect = card.current_box < 4 && answerNumber % 3 !== 0;
         const learnerKey = client.learnerKey;
-        const rating = await timed("rate", () => client.send("POST", `/api/subtitle-pairs/${card.id}/rate/`, { is_correct: isCorrect }));
+        const rating = await timed(learnerNumber, "rate", () => client.send("POST", `/api/subtitle-pairs/${card.id}/rate/`, { is_correct: isCorrect }));
         if (!rating) {
           uncertainRatings.set(learnerKey, [...(uncertainRatings.get(learnerKey) ?? []), card.id]);
           await pause();

@@ -1,14 +1,11 @@
-import os from "node:os";
-import path from "node:path";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadConfiguration } from "../config.ts";
-import { createServer } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { testOrigin } from "../identity/testing/identity-test-client.ts";
 import { createStudyTestClient, type StudyTestClient } from "../study/testing/study-test-client.ts";
 import type { BillingProvider } from "./billing-provider.ts";
 import { developmentPriceId } from "./plans.ts";
+import { createBillingTestServer, form, pathOf, startCheckout, subscribe, withoutRelayHeadersOnDevelopmentPages } from "./testing/billing-test-helpers.ts";
 import { developmentWebhookSecret, verifyStripeSignature } from "./webhook-signature.ts";
 
 const stripeHelpers = new Stripe("sk_test_signing_only", { telemetry: false });
@@ -17,62 +14,15 @@ let now: Date;
 const clock = () => now;
 
 function createBillingTestApp(options: { billingProvider?: BillingProvider } = {}) {
-  const configuration = loadConfiguration({
-    NODE_ENV: "test",
-    PUBLIC_ORIGIN: testOrigin,
-    TRUST_PROXY: "true",
-    ACCOUNT_EMAIL_VERIFICATION: "none",
-    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
-  });
-  return createServer({ configuration, database: testDatabase.database, clock, billingProvider: options.billingProvider });
+  return createBillingTestServer(testDatabase, clock, options);
 }
 
 let app: ReturnType<typeof createBillingTestApp>;
-
-/** The development pages answer only this machine with no proxy in between: the test browser reaches them directly. */
-function withoutRelayHeadersOnDevelopmentPages(server: typeof app): typeof app {
-  const direct: typeof app = Object.create(server);
-  direct.request = (input, init, ...rest) => {
-    const path = typeof input === "string" ? input : input instanceof Request ? new URL(input.url).pathname : input.pathname;
-    if (!path.startsWith("/dev/")) return server.request(input, init, ...rest);
-    const headers = new Headers(init?.headers);
-    headers.delete("X-Forwarded-For");
-    return server.request(input, { ...init, headers }, ...rest);
-  };
-  return direct;
-}
 
 async function signedIn(email: string): Promise<StudyTestClient & { userId: string }> {
   const client = createStudyTestClient(withoutRelayHeadersOnDevelopmentPages(app));
   const userId = await client.signUp(email);
   return Object.assign(client, { userId });
-}
-
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  return data;
-}
-
-function pathOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
-}
-
-async function startCheckout(client: StudyTestClient, priceId: string): Promise<string> {
-  const response = await client.post("/user/create-checkout-session", { priceId });
-  expect(response.status, response.text).toBe(200);
-  return response.body.url as string;
-}
-
-/** Checkout → Pay; returns the redirect after paying. */
-async function subscribe(client: StudyTestClient, priceId: string): Promise<string> {
-  const checkoutUrl = await startCheckout(client, priceId);
-  const page = await client.get(pathOf(checkoutUrl));
-  expect(page.status).toBe(200);
-  const paid = await client.postForm(`${pathOf(checkoutUrl)}/pay`, form({}));
-  expect(paid.status, paid.text).toBe(303);
-  return paid.headers.get("location") ?? "";
 }
 
 async function status(client: StudyTestClient) {
@@ -130,7 +80,7 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(products[1]).toEqual({
         name: "Plus",
         description: expect.any(String),
-        features: expect.arrayContaining(["Export decks as CSV or Anki files"]),
+        features: expect.arrayContaining(["Export any shared deck as CSV or Anki files"]),
         is_default: true,
         stripe_id: "price_dev_plus_month",
         price: { amount: 9, amount_in_cents: 900, interval: "month", product_id: "plus" },
@@ -203,7 +153,7 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
         is_active: true,
         expires_at: periodEnd,
         subscriptions: [{ subscription_id: expect.stringMatching(/^sub_dev_/), plan: "Plus", is_active: true, expires_at: periodEnd, product_id: "plus", amount_in_cents: 900 }],
-        entitlements: { privateDecks: 50, deckExports: true, earlyAccessDays: 2 },
+        entitlements: { privateDecks: 50, sharedDeckExports: true },
       });
       const deliveries = await testDatabase.database.selectFrom("billing_webhook_delivery").select(["event_type", "outcome"]).orderBy("received_at").execute();
       expect(deliveries.map((delivery) => delivery.event_type).sort()).toEqual(["checkout.session.completed", "customer.subscription.created"]);

@@ -10,14 +10,15 @@ export const planIntervals: readonly PlanInterval[] = ["month", "year"];
 
 export type PlanKey = "basic" | "plus" | "studio";
 
-/** What a plan unlocks, as data; other features read it through `entitlementsOf` (nothing enforces it yet). */
+/**
+ * What a plan unlocks, as data. The study API enforces each of them (decision 0024); a plan's `features` name only
+ * what is here, so the pricing page sells nothing the server does not give.
+ */
 export type PlanEntitlements = {
-  /** How many private flashcard decks the user may keep; `null` = no limit. */
+  /** How many private flashcard decks the user may keep; `null` = no limit. Public decks are never counted. */
   privateDecks: number | null;
-  /** Download decks as CSV or Anki files. */
-  deckExports: boolean;
-  /** Days before the public that new paintings are shown to the subscriber (0 = none). */
-  earlyAccessDays: number;
+  /** Download decks that other learners shared as CSV or Anki files (one's own decks are one's data: always). */
+  sharedDeckExports: boolean;
 };
 
 export type Plan = {
@@ -37,34 +38,34 @@ export const plans: readonly Plan[] = [
   {
     key: "basic",
     name: "Basic",
-    description: "For curious learners: keep your own Swedish decks and follow the studio.",
-    features: ["Up to 5 private flashcard decks", "Study progress on all your devices", "The studio letter with every new painting"],
+    description: "For curious learners: keep a few Swedish decks to yourself.",
+    features: ["Up to 5 private flashcard decks", "Export your own decks as CSV or Anki files"],
     isDefault: false,
     pricesInFrancs: { month: 5, year: 50 },
-    entitlements: { privateDecks: 5, deckExports: false, earlyAccessDays: 0 },
+    entitlements: { privateDecks: 5, sharedDeckExports: false },
   },
   {
     key: "plus",
     name: "Plus",
-    description: "For regular learners and collectors: more decks, exports and an early look at new work.",
-    features: ["Up to 50 private flashcard decks", "Export decks as CSV or Anki files", "See new paintings 2 days before everyone else"],
+    description: "For regular learners: many private decks, and every shared deck to take to Anki.",
+    features: ["Up to 50 private flashcard decks", "Export your own decks as CSV or Anki files", "Export any shared deck as CSV or Anki files"],
     isDefault: true,
     pricesInFrancs: { month: 9, year: 90 },
-    entitlements: { privateDecks: 50, deckExports: true, earlyAccessDays: 2 },
+    entitlements: { privateDecks: 50, sharedDeckExports: true },
   },
   {
     key: "studio",
     name: "Studio",
-    description: "For devoted friends of the studio: everything without limits and the first look at every painting.",
-    features: ["Unlimited private flashcard decks", "Export decks as CSV or Anki files", "See new paintings 7 days before everyone else"],
+    description: "For devoted learners and friends of the studio: everything, without limits.",
+    features: ["Unlimited private flashcard decks", "Export your own decks as CSV or Anki files", "Export any shared deck as CSV or Anki files"],
     isDefault: false,
     pricesInFrancs: { month: 19, year: 190 },
-    entitlements: { privateDecks: null, deckExports: true, earlyAccessDays: 7 },
+    entitlements: { privateDecks: null, sharedDeckExports: true },
   },
 ];
 
 /** What a signed-in user without an active subscription gets. */
-export const freeEntitlements: PlanEntitlements = { privateDecks: 1, deckExports: false, earlyAccessDays: 0 };
+export const freeEntitlements: PlanEntitlements = { privateDecks: 1, sharedDeckExports: false };
 
 /** The keys of `STRIPE_PRICE_IDS`: one per plan and interval, such as `basic_month`. */
 export const planPriceKeys: readonly string[] = plans.flatMap((plan) => planIntervals.map((interval) => `${plan.key}_${interval}`));

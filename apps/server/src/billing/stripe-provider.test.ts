@@ -1,12 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadConfiguration } from "../config.ts";
-import { createServer } from "../create-server.ts";
 import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
+import { createBillingTestServer } from "./testing/billing-test-helpers.ts";
 import { testOrigin } from "../identity/testing/identity-test-client.ts";
 import { createStudyTestClient } from "../study/testing/study-test-client.ts";
 
@@ -77,21 +74,17 @@ let testDatabase: TestDatabase;
 let now: Date;
 
 function createStripeTestApp() {
-  const configuration = loadConfiguration({
-    NODE_ENV: "test",
-    PUBLIC_ORIGIN: testOrigin,
-    TRUST_PROXY: "true",
-    ACCOUNT_EMAIL_VERIFICATION: "none",
-    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
-    STRIPE_SECRET_KEY: "sk_test_fake_key",
-    STRIPE_WEBHOOK_SECRET: webhookSecret,
-    STRIPE_PRICE_IDS: JSON.stringify(priceIds),
-    STRIPE_API_HOST: "127.0.0.1",
-    STRIPE_API_PORT: String(port),
-    STRIPE_API_PROTOCOL: "http",
+  // Stripe's settings make the configured provider the real SDK (every test below talks to the stand-in through it).
+  return createBillingTestServer(testDatabase, () => now, {
+    environment: {
+      STRIPE_SECRET_KEY: "sk_test_fake_key",
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_PRICE_IDS: JSON.stringify(priceIds),
+      STRIPE_API_HOST: "127.0.0.1",
+      STRIPE_API_PORT: String(port),
+      STRIPE_API_PROTOCOL: "http",
+    },
   });
-  expect(configuration.billing.provider).toBe("stripe");
-  return createServer({ configuration, database: testDatabase.database, clock: () => now });
 }
 
 describe("given the Stripe provider with the real SDK against a local Stripe stand-in", () => {

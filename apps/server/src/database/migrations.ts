@@ -318,6 +318,47 @@ export const migrations: Record<string, Migration> = {
       await database.schema.dropTable("rate_limit_window").execute();
     },
   },
+  "0008-pair-confidence-and-hidden-pairs": {
+    async up(database: Kysely<unknown>) {
+      // How sure the alignment was of each pair (0–1); pairs stored before it was measured count as sure.
+      await database.schema.alterTable("subtitle_pair").addColumn("confidence", "double precision", (column) => column.notNull().defaultTo(1)).execute();
+      // A learner of someone else's public group hides a pair for themselves only.
+      await database.schema
+        .createTable("study_hidden_pair")
+        .addColumn("learner_key", "text", (column) => column.notNull())
+        .addColumn("pair_id", "text", (column) => column.notNull().references("subtitle_pair.id").onDelete("cascade"))
+        .addColumn("group_id", "text", (column) => column.notNull().references("subtitle_group.id").onDelete("cascade"))
+        .addColumn("hidden_at", "text", (column) => column.notNull())
+        .addPrimaryKeyConstraint("study_hidden_pair_primary_key", ["learner_key", "pair_id"])
+        .execute();
+      await database.schema.createIndex("study_hidden_pair_learner_group_index").on("study_hidden_pair").columns(["learner_key", "group_id"]).execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropTable("study_hidden_pair").execute();
+      await database.schema.alterTable("subtitle_pair").dropColumn("confidence").execute();
+    },
+  },
+  "0010-account-security-events": {
+    async up(database: Kysely<unknown>) {
+      await database.schema
+        .createTable("account_security_event")
+        .addColumn("id", "text", (column) => column.primaryKey())
+        .addColumn("user_id", "text", (column) => column.notNull().references("identity_user.id").onDelete("cascade"))
+        .addColumn("sequence", "integer", (column) => column.notNull())
+        .addColumn("type", "text", (column) => column.notNull())
+        .addColumn("method", "text")
+        .addColumn("detail", "text")
+        .addColumn("ip_address", "text", (column) => column.notNull())
+        .addColumn("user_agent", "text", (column) => column.notNull())
+        .addColumn("created_at", "text", (column) => column.notNull())
+        .execute();
+      await database.schema.createIndex("account_security_event_user_index").on("account_security_event").columns(["user_id", "sequence"]).execute();
+      await database.schema.createIndex("account_security_event_created_index").on("account_security_event").column("created_at").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropTable("account_security_event").execute();
+    },
+  },
 };
 
 /**

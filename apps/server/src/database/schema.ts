@@ -1,3 +1,5 @@
+import type { ColumnType } from "kysely";
+
 export type ContactMessageDeliveryStatus = "pending" | "sent" | "failed";
 
 /** Times are ISO 8601 strings in UTC (`Date#toISOString`): identical on SQLite and PostgreSQL and they sort as text. */
@@ -136,6 +138,24 @@ export type IdentitySocialAccountTable = {
   last_login_at: string;
 };
 
+/**
+ * One thing that happened to an account (decision 0026): a sign-in, a failed sign-in, a password, address, second
+ * factor, passkey, third-party account or session change. `method` is the sign-in method, `detail` what changed
+ * (an address, a factor type, a provider); kept for `securityEventRetentionDays`.
+ */
+export type AccountSecurityEventTable = {
+  id: string;
+  user_id: string;
+  /** 1, 2, … per user: the order of events within one instant. */
+  sequence: number;
+  type: string;
+  method: string | null;
+  detail: string | null;
+  ip_address: string;
+  user_agent: string;
+  created_at: string;
+};
+
 /** A set of flashcards made from one English and one Swedish subtitle file; `is_public` is 0 or 1. */
 export type SubtitleGroupTable = {
   id: string;
@@ -156,6 +176,16 @@ export type SubtitlePairTable = {
   position: number;
   english: string;
   swedish: string;
+  /** The alignment's confidence in the pair, 0–1 (`@atelier/subtitles`' `scorePairConfidence`). */
+  confidence: ColumnType<number, number | undefined, number>;
+};
+
+/** A pair one learner has hidden from their own study of someone else's public group. */
+export type StudyHiddenPairTable = {
+  learner_key: string;
+  pair_id: string;
+  group_id: string;
+  hidden_at: string;
 };
 
 /** A learner's Leitner record for one pair (`@atelier/leitner`'s `CardProgress`); no row means "new". */
@@ -249,8 +279,10 @@ export type DatabaseSchema = {
   identity_code: IdentityCodeTable;
   identity_authenticator: IdentityAuthenticatorTable;
   identity_social_account: IdentitySocialAccountTable;
+  account_security_event: AccountSecurityEventTable;
   subtitle_group: SubtitleGroupTable;
   subtitle_pair: SubtitlePairTable;
+  study_hidden_pair: StudyHiddenPairTable;
   study_progress: StudyProgressTable;
   billing_customer: BillingCustomerTable;
   billing_subscription: BillingSubscriptionTable;

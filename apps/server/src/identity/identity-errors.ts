@@ -22,6 +22,7 @@ export const identityErrorMessages = {
   invalid_choice: "Select a valid choice.",
   password_too_short: `This password is too short. It must contain at least 8 characters.`,
   password_too_long: "This password is too long. It must contain at most 1024 characters.",
+  password_too_common: "This password is too common.",
   password_entirely_numeric: "This password is entirely numeric.",
   unverified_email: "You cannot activate two-factor authentication until you have verified your email address.",
   cannot_generate_recovery_codes: "You cannot generate recovery codes without having two-factor authentication enabled.",

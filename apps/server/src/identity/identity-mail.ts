@@ -15,7 +15,7 @@ export function createIdentityLinks(publicOrigin: string) {
 type Paragraph = { text: string } | { code: string } | { link: string; label: string };
 
 /** One layout for every identity mail: paragraphs, a code on its own line, or a link; HTML values escaped. */
-function composeMail(to: string, subject: string, paragraphs: Paragraph[]): MailMessage {
+export function composeMail(to: string, subject: string, paragraphs: Paragraph[]): MailMessage {
   const textParts = paragraphs.map((paragraph) => {
     if ("code" in paragraph) {
       return `Your code: ${paragraph.code}`;

@@ -114,8 +114,21 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
         errors: [
           { message: "Enter a valid email address.", code: "invalid", param: "email" },
           { message: "This password is too short. It must contain at least 8 characters.", code: "password_too_short", param: "password" },
+          // As Django answers: "short" is also one of the most common passwords.
+          { message: "This password is too common.", code: "password_too_common", param: "password" },
         ],
       });
+    });
+
+    it("should refuse a common password as Django's CommonPasswordValidator does, whatever its case, and store nothing", async () => {
+      const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }));
+      for (const common of ["baseball", "Password1", " QWERTYUIOP "]) {
+        expect((await browser.post("/auth/signup", { email: "anna@example.ch", password: common })).body).toEqual({
+          status: 400,
+          errors: [{ message: "This password is too common.", code: "password_too_common", param: "password" }],
+        });
+      }
+      expect(await testDatabase.database.selectFrom("identity_user").select("id").execute()).toEqual([]);
     });
 
     it("should answer 409 to a signup while signed in", async () => {
@@ -291,10 +304,13 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
       expect((await browser.post("/auth/password/request", { email: "anna@example.ch" })).body).toEqual({ status: 200 });
       const key = await readLastLinkKey(testDatabase.database, "anna@example.ch", "password/reset/key");
       expect((await browser.get("/auth/password/reset", { "X-Password-Reset-Key": key })).body).toEqual({ status: 200, data: { user: expect.objectContaining({ email: "anna@example.ch" }) } });
-      expect((await browser.post("/auth/password/reset", { key, password: "short" })).body).toEqual({
+      expect((await browser.post("/auth/password/reset", { key, password: "k9#x" })).body).toEqual({
         status: 400,
         errors: [{ message: "This password is too short. It must contain at least 8 characters.", code: "password_too_short", param: "password" }],
       });
+      expect((await browser.post("/auth/password/reset", { key, password: "football" })).body.errors).toEqual([
+        { message: "This password is too common.", code: "password_too_common", param: "password" },
+      ]);
       const reset = await browser.post("/auth/password/reset", { key, password: "a brand new password" });
       expect(reset.body).toEqual({ status: 401, data: { flows: initialFlows }, meta: { is_authenticated: false } });
       expect((await listOutboxMails(testDatabase.database, { to: "anna@example.ch" }))[0]?.subject).toBe("Your Atelier password was changed");
@@ -336,6 +352,9 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the de
         errors: [{ message: "This field is required.", code: "required", param: "new_password" }],
       });
       const cookieBefore = browser.cookies.get("sessionid");
+      expect((await browser.post("/account/password/change", { current_password: password, new_password: "sunshine1" })).body.errors).toEqual([
+        { message: "This password is too common.", code: "password_too_common", param: "new_password" },
+      ]);
       const changed = await browser.post("/account/password/change", { current_password: password, new_password: "a brand new password" });
       expect(changed.body).toEqual({ status: 200, data: { user: expect.objectContaining({ email: "anna@example.ch" }), methods: [] }, meta: { is_authenticated: true } });
       expect(browser.cookies.get("sessionid")).not.toBe(cookieBefore);

@@ -1,3 +1,4 @@
+import type { SecurityEventReport, SecurityEventType } from "../account/security-events.ts";
 import type { Context, Handler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Clock } from "../clock.ts";
@@ -62,6 +63,8 @@ export type IdentityServiceOptions = {
   mailer: Mailer;
   clock: Clock;
   onUserLoggedIn?: (event: UserLoggedInEvent) => void | Promise<void>;
+  /** Called after every security-relevant change or sign-in attempt (issue 18), e.g. to record and mail it. */
+  onSecurityEvent?: (report: SecurityEventReport) => void | Promise<void>;
   /** Replaces `fetch` for calls to third-party providers (tests of presets whose servers are out of reach). */
   providerFetch?: typeof globalThis.fetch;
 };
@@ -347,6 +350,18 @@ export function createIdentityService(options: IdentityServiceOptions) {
     }
   }
 
+  /** Tells the `onSecurityEvent` hook; its failure never fails the change that already happened. */
+  async function reportSecurityEvent(request: IdentityRequest, account: UserAccount, type: SecurityEventType, extra: { method?: string; detail?: string } = {}): Promise<void> {
+    if (!options.onSecurityEvent) {
+      return;
+    }
+    try {
+      await options.onSecurityEvent({ userId: account.id, type, ...extra, ipAddress: request.ip, userAgent: request.userAgent, notifyEmail: primaryEmailOf(account), now: request.now });
+    } catch (error) {
+      console.error(`The onSecurityEvent hook failed for "${type}"; the change itself succeeded.`, error);
+    }
+  }
+
   function toAuthenticatedUser(account: UserAccount, client: IdentityClient, sessionId: string): AuthenticatedUser {
     const user = serializeUser(account);
     return { id: account.id, email: user.email ?? null, display: user.display, hasUsablePassword: user.has_usable_password, client, sessionId };
@@ -366,6 +381,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
     request.sessionEnded = false;
     request.rotateCsrf = true;
     request.account = (await accounts.findById(account.id)) ?? account;
+    await reportSecurityEvent(request, request.account, "signed_in", { method: methods[0]?.method ?? "signup" });
     if (options.onUserLoggedIn) {
       try {
         await options.onUserLoggedIn({ user: toAuthenticatedUser(request.account, request.client, request.session.id), context: request.c });
@@ -646,6 +662,9 @@ export function createIdentityService(options: IdentityServiceOptions) {
       const account = await accounts.findByEmail(email);
       const passwordMatches = await verifyPassword(account?.passwordHash ?? null, password);
       if (!account || !passwordMatches) {
+        if (account) {
+          await reportSecurityEvent(request, account, "sign_in_failed", { method: "password" });
+        }
         throw new IdentityInputError([errorItem("email_password_mismatch", "password")]);
       }
       if (request.account) {
@@ -878,6 +897,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         await setPending(request, { ...currentPending(request), passwordReset: undefined });
       }
       await sendMail(identityMails.passwordChanged(resolved.email));
+      await reportSecurityEvent(request, resolved.account, "password_reset");
       return unauthenticatedResult(settings, currentPending(request));
     },
 
@@ -911,6 +931,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
       if (email) {
         await sendMail(identityMails.passwordChanged(email));
       }
+      await reportSecurityEvent(request, account, account.passwordHash === null ? "password_set" : "password_changed");
       return authenticationResult(request);
     },
 
@@ -935,6 +956,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
       }
       await accounts.addEmailAddress(account.id, email, request.now);
       await sendEmailVerification(request, account.id, email);
+      await reportSecurityEvent(request, account, "email_added", { detail: email });
       return dataResult(await accounts.listEmailAddresses(account.id));
     },
 
@@ -974,6 +996,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityInputError([errorItem("unverified_primary_email", "email")]);
       }
       await accounts.setPrimaryEmail(account.id, email);
+      await reportSecurityEvent(request, account, "email_made_primary", { detail: email });
       return dataResult(await accounts.listEmailAddresses(account.id));
     },
 
@@ -991,6 +1014,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityInputError([errorItem("cannot_remove_primary_email", "email")]);
       }
       await accounts.removeEmailAddress(account.id, email);
+      await reportSecurityEvent(request, account, "email_removed", { detail: email });
       const session = request.session as SessionState;
       const pendingCode = await codes.findSessionCode(session.id, "email_verification", request.now);
       if (pendingCode?.email === email) {
@@ -1017,6 +1041,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
         throw new IdentityInputError([errorItem("invalid_choice", "sessions")]);
       }
       await sessions.deleteUserSessions(account.id, { numbers: numbers as number[] });
+      await reportSecurityEvent(request, account, "sessions_ended", { detail: String(numbers.length) });
       if ((numbers as number[]).includes(session.number)) {
         request.session = null;
         request.account = null;
@@ -1083,6 +1108,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
     signUp,
     consumeOr429,
     authenticationResult,
+    reportSecurityEvent,
   });
 
   const providerHandlers = createProviderHandlers({
@@ -1100,6 +1126,7 @@ export function createIdentityService(options: IdentityServiceOptions) {
     continueLogin,
     isRecentlyAuthenticated,
     sendEmailVerification,
+    reportSecurityEvent,
   });
 
   return { settings, handlers: { ...handlers, ...mfaHandlers, ...providerHandlers }, endpoint, getAuthenticatedUser };

@@ -1,4 +1,5 @@
 import { hash, verify } from "@node-rs/argon2";
+import { dictionary } from "@zxcvbn-ts/language-common";
 import { errorItem, type IdentityErrorItem } from "./identity-errors.ts";
 
 /** OWASP/Copenhagen minimum for argon2id: 19 MiB, 2 passes, 1 lane (about 15 ms here). */
@@ -32,7 +33,21 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
 }
 
-/** The password rules (Django's default validators that matter offline): at least 8 characters, not only digits. */
+let commonPasswords: ReadonlySet<string> | undefined;
+
+/**
+ * Whether a password is on the list of the most common ones (zxcvbn-ts' 49,000, shipped with the package, read once;
+ * no network), compared as Django's CommonPasswordValidator does: trimmed, lower case.
+ */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(dictionary["passwords-common"]);
+  return commonPasswords.has(password.trim().toLowerCase());
+}
+
+/**
+ * The password rules (Django's default validators that work offline): at least 8 characters, not one of the most
+ * common passwords, not only digits.
+ */
 export function validateNewPassword(password: string, param: string): IdentityErrorItem[] {
   const errors: IdentityErrorItem[] = [];
   if (password.length < minimumPasswordLength) {
@@ -40,6 +55,9 @@ export function validateNewPassword(password: string, param: string): IdentityEr
   }
   if (password.length > maximumPasswordLength) {
     errors.push(errorItem("password_too_long", param));
+  }
+  if (password.length <= maximumPasswordLength && isCommonPassword(password)) {
+    errors.push(errorItem("password_too_common", param));
   }
   if (/^\d+$/.test(password)) {
     errors.push(errorItem("password_entirely_numeric", param));

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { closeSubtitleParseWorkers } from "@atelier/subtitles";
+import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines } from "../database/test-databases.ts";
 import { securityRoles } from "./persona-client.ts";

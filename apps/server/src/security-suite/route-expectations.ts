@@ -106,6 +106,8 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
       { description: "a path with an encoded traversal", request: () => ({ path: "/assets/..%2f..%2fetc%2fpasswd" }), expected: everyone(400) },
     ],
   },
+  "GET /healthz": { cache: "private", rule: "Anyone may ask whether the process is alive (proxies and orchestrators).", cases: single(() => ({ path: "/healthz" }), everyone(200)) },
+  "GET /readyz": { cache: "private", rule: "Anyone may ask whether the process can serve: its database answers.", cases: single(() => ({ path: "/readyz" }), everyone(200)) },
   "GET /site-config": { cache: "shared", rule: "Public settings.", cases: single(() => ({ path: "/site-config" }), everyone(200)) },
   "GET /captcha/challenge": { cache: "private", rule: "Anyone may ask for a captcha challenge.", cases: single(() => ({ path: "/captcha/challenge" }), everyone(200)) },
   "POST /messages/contact": {
@@ -156,6 +158,31 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
     rule: "Only the owner deletes a pair; a pair of a private group does not exist for anyone else.",
     cases: pairCases("", { privatePair: ownerAndEveryoneElse(204, 404), publicPair: ownerAndEveryoneElse(204, 403) }),
   },
+  "PATCH /api/subtitle-pairs/:id/": {
+    cache: "private",
+    rule: "Only the owner edits a pair; a pair of a private group does not exist for anyone else.",
+    cases: pairCases("", { privatePair: ownerAndEveryoneElse(200, 404), publicPair: ownerAndEveryoneElse(200, 403) }, { english: "Good morning, everyone." }),
+  },
+  "POST /api/subtitle-pairs/:id/merge-next/": {
+    cache: "private",
+    rule: "Only the owner merges a pair with the next one.",
+    cases: pairCases("merge-next/", { privatePair: ownerAndEveryoneElse(200, 404), publicPair: ownerAndEveryoneElse(200, 403) }),
+  },
+  "POST /api/subtitle-pairs/:id/split/": {
+    cache: "private",
+    rule: "Only the owner splits a pair; these pairs are one sentence a side, so the owner is told there is no boundary (400).",
+    cases: pairCases("split/", { privatePair: ownerAndEveryoneElse(400, 404), publicPair: ownerAndEveryoneElse(400, 403) }, { english_sentences: 1, swedish_sentences: 1 }),
+  },
+  "POST /api/subtitle-pairs/:id/hide/": {
+    cache: "private",
+    rule: "Anyone hides a pair of a public group from their own study; only the owner sees (and hides) a private one.",
+    cases: pairCases("hide/", { privatePair: ownerAndEveryoneElse(200, 404), publicPair: everyone(200) }),
+  },
+  "DELETE /api/subtitle-pairs/:id/hide/": {
+    cache: "private",
+    rule: "Anyone shows again a pair they hid; a pair of a private group does not exist for anyone else.",
+    cases: pairCases("hide/", { privatePair: ownerAndEveryoneElse(200, 404), publicPair: everyone(200) }),
+  },
   "POST /api/subtitle-groups/:id/mark-studied/": {
     cache: "private",
     rule: "Anyone marks (their own progress on) a public group; only the owner a private one.",
@@ -168,16 +195,33 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
     rule: "Anyone resets their own progress on a public group; only the owner on a private one.",
     cases: groupCases("POST", "reset-stats/", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
   },
+  "GET /api/account/security-events/": {
+    cache: "private",
+    rule: "Only a signed-in user sees (their own) security events.",
+    cases: single(() => ({ path: "/api/account/security-events/" }), anonymousAndSignedIn(401, 200)),
+  },
   "POST /api/merge-progress/": { cache: "private", rule: "Only a signed-in user takes over anonymous progress.", cases: single(() => ({ path: "/api/merge-progress/", json: {} }), anonymousAndSignedIn(401, 200)) },
   "GET /api/subtitle-groups/:id/export.csv": {
     cache: "private",
-    rule: "Anyone exports a public group; only the owner a private one.",
-    cases: groupCases("GET", "export.csv", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
+    rule: "The owner exports their own groups; a public group of someone else takes a plan with shared-deck exports (the subscriber's Plus), and a visitor must sign in.",
+    cases: groupCases("GET", "export.csv", {
+      privateGroup: ownerAndEveryoneElse(200, 404),
+      publicGroup: { anonymous: 401, learnerA: 403, learnerB: 403, owner: 200, subscriber: 200 },
+    }),
   },
   "GET /api/subtitle-groups/:id/export.tsv": {
     cache: "private",
-    rule: "Anyone exports a public group; only the owner a private one.",
-    cases: groupCases("GET", "export.tsv", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
+    rule: "The owner exports their own groups; a public group of someone else takes a plan with shared-deck exports (the subscriber's Plus), and a visitor must sign in.",
+    cases: groupCases("GET", "export.tsv", {
+      privateGroup: ownerAndEveryoneElse(200, 404),
+      publicGroup: { anonymous: 401, learnerA: 403, learnerB: 403, owner: 200, subscriber: 200 },
+    }),
+  },
+
+  "GET /api/account/export/": {
+    cache: "private",
+    rule: "Each signed-in user downloads their own data; a visitor is asked to sign in.",
+    cases: single(() => ({ path: "/api/account/export/" }), anonymousAndSignedIn(401, 200)),
   },
 
   "GET /user/pricing": { cache: "shared", rule: "Prices are public.", cases: single(() => ({ path: "/user/pricing" }), everyone(200)) },

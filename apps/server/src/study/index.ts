@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 
-export { warmUpSubtitleParseWorker } from "@atelier/subtitles";
+export { warmUpSubtitleParseWorker } from "@atelier/subtitles/node";
 export { createStudyRoutes, type StudyRoutesOptions } from "./study-routes.ts";
 export { createUploadBodyLimit } from "./subtitle-upload.ts";
 

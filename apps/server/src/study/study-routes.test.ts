@@ -21,7 +21,13 @@ async function uploadGroup(owner: StudyTestClient, options: { isPublic?: string;
   return response.body.group as { id: string; name: string; is_public: boolean };
 }
 
-async function pairsOf(client: StudyTestClient, groupId: string, query = ""): Promise<{ id: string; english: string; swedish: string; current_box: number }[]> {
+type FilmLine = { english: string; swedish: string } | null;
+
+async function pairsOf(
+  client: StudyTestClient,
+  groupId: string,
+  query = "",
+): Promise<{ id: string; english: string; swedish: string; current_box: number; confidence: number; context: { before: FilmLine; after: FilmLine } }[]> {
   const response = await client.get(`/api/subtitle-groups/${groupId}/pairs/${query}`);
   expect(response.status, response.text).toBe(200);
   return response.body.pairs;
@@ -50,13 +56,26 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       const response = await owner.upload();
       expect(response.status, response.text).toBe(201);
       expect(response.body).toEqual({
-        group: { id: expect.any(String), name: "Morning Train.en", created_at: "2026-03-02T09:00:00.000Z", is_public: true, owner_id: owner.userId, is_owner: true, pair_count: 14 },
+        group: { id: expect.any(String), name: "Morning Train", created_at: "2026-03-02T09:00:00.000Z", is_public: true, owner_id: owner.userId, is_owner: true, pair_count: 14 },
         report: expect.objectContaining({ pairCount: 14, englishCoverage: 1, swedishCoverage: 1, offsetMilliseconds: -3000 }),
         pair_count: 14,
       });
       expect(response.body.report.warning).toBeUndefined();
       const pairs = await pairsOf(owner, response.body.group.id);
-      expect(pairs[0]).toEqual({ id: expect.any(String), english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 1 });
+      expect(pairs[0]).toEqual({
+        id: expect.any(String),
+        english: "Good morning, Anna.",
+        swedish: "God morgon, Anna.",
+        current_box: 1,
+        confidence: expect.any(Number),
+        context: { before: null, after: { english: pairs[1]?.english, swedish: pairs[1]?.swedish } },
+      });
+      // The alignment's confidence is stored with each pair: this fixture is one film, well timed.
+      expect(pairs.every((pair) => pair.confidence > 0.5 && pair.confidence <= 1)).toBe(true);
+      const storedConfidences = await testDatabase.database.selectFrom("subtitle_pair").select("confidence").execute();
+      expect(storedConfidences.map((row) => Number(row.confidence)).sort()).toEqual(pairs.map((pair) => pair.confidence).sort());
+      // The neighbours are the film's lines, whatever the session selected: the last card's line before is the 13th.
+      expect(pairs.at(-1)?.context).toEqual({ before: { english: pairs[12]?.english, swedish: pairs[12]?.swedish }, after: null });
       expect(pairs.at(-1)).toMatchObject({ english: "Drive carefully & take care <always>.", swedish: "Kör försiktigt & ta hand om dig <alltid>." });
       const stored = await testDatabase.database.selectFrom("subtitle_pair").select(["english", "swedish"]).execute();
       expect(stored.some((pair) => /<\/?(p|tt|span)\b|<\?xml/.test(`${pair.english}${pair.swedish}`))).toBe(false);
@@ -173,7 +192,8 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
         expect(await client.delete(`/api/subtitle-groups/${publicGroup.id}/`)).toMatchObject(ownerOnly);
         expect(await client.delete(`/api/subtitle-pairs/${publicPair?.id}/`)).toMatchObject(ownerOnly);
         expect((await client.post(`/api/subtitle-pairs/${publicPair?.id}/rate/`, { is_correct: true })).status).toBe(200);
-        expect((await client.get(`/api/subtitle-groups/${publicGroup.id}/export.csv`)).status).toBe(200);
+        // Exporting someone else's shared deck takes a plan that includes it (deck-entitlements.test.ts).
+        expect((await client.get(`/api/subtitle-groups/${publicGroup.id}/export.csv`)).status).toBe(client === visitor ? 401 : 403);
       }
       expect((await owner.get(`/api/subtitle-groups/not-a-group/stats/`)).body).toEqual({ error: groupNotFoundMessage });
       expect((await owner.post(`/api/subtitle-pairs/not-a-pair/rate/`, { is_correct: true })).body).toEqual({ error: pairNotFoundMessage });
@@ -253,7 +273,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
         anonymous_limit_reached: false,
       });
       expect(stats.body.pairs).toHaveLength(14);
-      expect(stats.body.pairs[0]).toEqual({ id: pair?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 2 });
+      expect(stats.body.pairs[0]).toEqual({ id: pair?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 2, confidence: expect.any(Number) });
     });
 
     it("should select session cards by mode, range, count and window, treating the string undefined as absent", async () => {
@@ -442,6 +462,21 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(stats.body).not.toHaveProperty("owner_id");
       expect(JSON.stringify(stats.body)).not.toContain(owner.userId);
       expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.is_owner).toBe(true);
+    });
+
+    it("should forecast the learner's due cards for 7 days, and move them to today as the clock moves on", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const [first, second, third] = await pairsOf(owner, group.id);
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.due_forecast).toEqual([0, 0, 0, 0, 0, 0, 0]);
+      await owner.post(`/api/subtitle-pairs/${first?.id}/rate/`, { is_correct: false });
+      await owner.post(`/api/subtitle-pairs/${second?.id}/rate/`, { is_correct: true });
+      for (let answer = 0; answer < 2; answer += 1) await owner.post(`/api/subtitle-pairs/${third?.id}/rate/`, { is_correct: true });
+      // Box 1 today, box 2 in 1 day, box 3 in 3 days.
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.due_forecast).toEqual([1, 1, 0, 1, 0, 0, 0]);
+      now = new Date("2026-03-04T09:00:00.000Z");
+      expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).body.due_forecast).toEqual([2, 1, 0, 0, 0, 0, 0]);
+      expect((await createStudyTestClient(app).get(`/api/subtitle-groups/${group.id}/stats/`)).body.due_forecast).toEqual([0, 0, 0, 0, 0, 0, 0]);
     });
   });
 

@@ -1,6 +1,7 @@
 import {
   computeGroupStatistics,
   currentBoxOf,
+  forecastDueCards,
   indexProgressByPairId,
   isAnonymousLimitReached,
   markCardsStudied,
@@ -21,9 +22,19 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError, internalServerErrorMessage } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
 import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, resolveLearner, type Learner } from "./learner.ts";
+import {
+  assertRoomForAnotherPrivateDeck,
+  privateDeckAllowanceJson,
+  sharedDeckExportMessage,
+  signInToExportMessage,
+  type EntitlementsOfUser,
+} from "./deck-entitlements.ts";
+import { registerPairEditRoutes } from "./pair-edit-routes.ts";
+import { listHiddenPairIds } from "./pair-edits.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
   countMemorizedCards,
+  countPrivateGroups,
   deleteGroup,
   deleteGroupProgress,
   deleteLearnerProgress,
@@ -59,6 +70,8 @@ export type StudyRoutesOptions = {
   clock: Clock;
   /** Whether cookies get `Secure` (the public origin is https). */
   secureCookies: boolean;
+  /** What the user's plan allows (billing's subscription status); private decks and shared-deck exports depend on it. */
+  entitlementsOfUser: EntitlementsOfUser;
 };
 
 function groupJson(group: SubtitleGroupRow, userId: string | null) {
@@ -171,7 +184,7 @@ export function parseSessionQuery(c: Context): SessionConfig {
  * app.route("/api", createStudyRoutes({ database, clock, secureCookies: false }));
  */
 export function createStudyRoutes(options: StudyRoutesOptions): Hono {
-  const { database, clock, secureCookies } = options;
+  const { database, clock, secureCookies, entitlementsOfUser } = options;
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -215,7 +228,11 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learner = await learnerOf(c);
     const userId = userIdOf(learner);
     const groups = await listVisibleGroups(database, userId);
-    return c.json({ groups: groups.map((group) => groupJson(group, userId)) });
+    if (userId === null) return c.json({ groups: groups.map((group) => groupJson(group, null)) });
+    const entitlements = await entitlementsOfUser(userId);
+    const privateDeckCount = groups.filter((group) => group.owner_id === userId && group.is_public !== 1).length;
+    // Additive to spec §7: what the upload form and the privacy switch need to show their lock.
+    return c.json({ groups: groups.map((group) => groupJson(group, userId)), allowance: privateDeckAllowanceJson(entitlements, privateDeckCount) });
   });
 
   app.post("/upload-subtitles/", async (c) => {
@@ -231,11 +248,23 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
         headers: { "Retry-After": String(decision.retryAfterSeconds) },
       });
     }
-    const upload = await readSubtitleUpload(c);
+    const entitlements = await entitlementsOfUser(user.id);
+    const upload = await readSubtitleUpload(c, {
+      // Before the files are parsed and aligned: a private deck over the plan's limit costs no alignment.
+      beforeReadingFiles: async ({ isPublic }) => {
+        if (!isPublic) assertRoomForAnotherPrivateDeck(entitlements, await countPrivateGroups(database, user.id));
+      },
+    });
     const group = await insertGroupWithPairs(
       database,
       { id: crypto.randomUUID(), ownerId: user.id, name: upload.name, isPublic: upload.isPublic, report: upload.report, createdAt: clock().toISOString() },
       upload.pairs,
+      async (transaction) => {
+        if (upload.isPublic) return;
+        // Again under the owner's lock: two private uploads sent at once must not both take the last place.
+        await lockForTheRestOfTransaction(transaction, `private-decks:${user.id}`);
+        assertRoomForAnotherPrivateDeck(entitlements, await countPrivateGroups(transaction, user.id));
+      },
     );
     return c.json({ group: groupJson(group, user.id), report: upload.report, pair_count: upload.pairs.length }, 201);
   });
@@ -244,8 +273,17 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
     requireOwner(group, learner);
-    const isPublic = group.is_public === 1 ? 0 : 1;
-    await updateGroup(database, group.id, { is_public: isPublic });
+    const ownerId = group.owner_id;
+    const entitlements = await entitlementsOfUser(ownerId);
+    const isPublic = await database.transaction().execute(async (transaction) => {
+      await lockForTheRestOfTransaction(transaction, `private-decks:${ownerId}`);
+      const current = await findGroup(transaction, group.id);
+      if (!current) throw new HttpError(404, groupNotFoundMessage);
+      const flipped = current.is_public === 1 ? 0 : 1;
+      if (flipped === 0) assertRoomForAnotherPrivateDeck(entitlements, await countPrivateGroups(transaction, ownerId));
+      await updateGroup(transaction, group.id, { is_public: flipped });
+      return flipped;
+    });
     return c.json({ group: groupJson({ ...group, is_public: isPublic }, userIdOf(learner)) });
   });
 
@@ -276,11 +314,17 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     return c.body(null, 204);
   });
 
+  /** The group's pairs this learner studies: all but those they hid, and the hidden ones apart. */
+  async function studiedPairsOf(groupId: string, learner: Learner) {
+    const [pairs, hidden] = await Promise.all([listPairs(database, groupId), listHiddenPairIds(database, learner.key, groupId)]);
+    return hidden.size === 0 ? { pairs, hiddenPairs: [] } : { pairs: pairs.filter((pair) => !hidden.has(pair.id)), hiddenPairs: pairs.filter((pair) => hidden.has(pair.id)) };
+  }
+
   app.get("/subtitle-groups/:id/stats/", async (c) => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    const [pairs, progress, memorizedEverywhere] = await Promise.all([
-      listPairs(database, group.id),
+    const [{ pairs, hiddenPairs }, progress, memorizedEverywhere] = await Promise.all([
+      studiedPairsOf(group.id, learner),
       listGroupProgress(database, learner.key, group.id),
       learner.kind === "anonymous" ? countMemorizedCards(database, learner.key) : Promise.resolve(0),
     ]);
@@ -292,9 +336,14 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       is_public: group.is_public === 1,
       // Whose group it is stays private: the screen only needs to know whether it is the visitor's own.
       is_owner: group.owner_id === userIdOf(learner),
+      can_export: await mayExport(group, learner),
       ...statistics,
       anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(memorizedEverywhere),
-      pairs: pairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)) })),
+      // Additive: started cards falling due on each of the next 7 (UTC) days, today's including the overdue ones.
+      due_forecast: forecastDueCards(progress, clock()),
+      pairs: pairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)), confidence: pair.confidence })),
+      // Additive: the pairs this learner hid, left out of the stats and sessions, to show them again.
+      hidden_pairs: hiddenPairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish })),
     });
   });
 
@@ -302,10 +351,29 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learner = await learnerOf(c);
     const config = parseSessionQuery(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    const [pairs, progress] = await Promise.all([listPairs(database, group.id), listGroupProgress(database, learner.key, group.id)]);
+    const [{ pairs }, progress] = await Promise.all([studiedPairsOf(group.id, learner), listGroupProgress(database, learner.key, group.id)]);
     const progressByPairId = indexProgressByPairId(progress);
     const selected = selectSessionCards(pairs, progressByPairId, config, clock());
-    return c.json({ pairs: selected.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)) })) });
+    const indexById = new Map(pairs.map((pair, index) => [pair.id, index]));
+    const lineAt = (index: number) => {
+      const neighbour = pairs[index];
+      return neighbour ? { english: neighbour.english, swedish: neighbour.swedish } : null;
+    };
+    return c.json({
+      pairs: selected.map((pair) => {
+        const index = indexById.get(pair.id) ?? -1;
+        return {
+          id: pair.id,
+          english: pair.english,
+          swedish: pair.swedish,
+          current_box: currentBoxOf(progressByPairId.get(pair.id)),
+          // Additive: how sure the alignment was of this pair (0–1; below 0.5 the screens ask to check it).
+          confidence: pair.confidence,
+          // Additive: the film's lines just before and after this card (group order is the film's order).
+          context: { before: lineAt(index - 1), after: lineAt(index + 1) },
+        };
+      }),
+    });
   });
 
   app.post("/subtitle-pairs/:id/rate/", async (c) => {
@@ -410,9 +478,29 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     return c.json({ merged });
   });
 
+  /** One's own decks are one's data and always leave; a deck someone else shared needs a plan that includes it. */
+  async function mayExport(group: SubtitleGroupRow, learner: Learner): Promise<boolean> {
+    const userId = userIdOf(learner);
+    if (userId === null) return false;
+    return group.owner_id === userId || (await entitlementsOfUser(userId)).sharedDeckExports;
+  }
+
+  registerPairEditRoutes(app, {
+    database,
+    clock,
+    learnerOf,
+    loadVisiblePair: (pairId, learner) => loadVisiblePair(database, pairId, learner),
+    requireOwner,
+    readJsonObject,
+    pairNotFoundMessage,
+  });
+
   const exportGroup = async (c: Context, format: "csv" | "tsv") => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id") ?? "", learner);
+    if (!(await mayExport(group, learner))) {
+      throw learner.kind === "anonymous" ? new HttpError(401, signInToExportMessage) : new HttpError(403, sharedDeckExportMessage);
+    }
     const [pairs, progress] = await Promise.all([listPairs(database, group.id), listGroupProgress(database, learner.key, group.id)]);
     const progressByPairId = indexProgressByPairId(progress);
     const cards = pairs.map((pair) => ({ english: pair.english, swedish: pair.swedish, box: currentBoxOf(progressByPairId.get(pair.id)) }));

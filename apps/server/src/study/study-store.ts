@@ -7,7 +7,7 @@ import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../
 export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
 
 /** A flashcard as the engine and the wire see it. */
-export type StoredPair = { id: string; english: string; swedish: string };
+export type StoredPair = { id: string; english: string; swedish: string; confidence: number };
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
 
@@ -42,9 +42,12 @@ export async function listVisibleGroups(database: AtelierDatabase, userId: strin
 export async function insertGroupWithPairs(
   database: AtelierDatabase,
   group: { id: string; ownerId: string; name: string; isPublic: boolean; report: AlignmentReport; createdAt: string },
-  pairs: readonly { english: string; swedish: string }[],
+  pairs: readonly { english: string; swedish: string; confidence: number }[],
+  /** Runs first, in the same transaction: a refusal (thrown) stores nothing. */
+  checkBeforeInsert?: (transaction: Executor) => Promise<void>,
 ): Promise<SubtitleGroupRow> {
   return database.transaction().execute(async (transaction) => {
+    await checkBeforeInsert?.(transaction);
     const row: SubtitleGroupRow = {
       id: group.id,
       owner_id: group.ownerId,
@@ -62,6 +65,7 @@ export async function insertGroupWithPairs(
         position: start + offset + 1,
         english: pair.english,
         swedish: pair.swedish,
+        confidence: pair.confidence,
       }));
       await transaction.insertInto("subtitle_pair").values(values).execute();
     }
@@ -69,7 +73,18 @@ export async function insertGroupWithPairs(
   });
 }
 
-export async function updateGroup(database: AtelierDatabase, groupId: string, changes: { name?: string; is_public?: number }): Promise<void> {
+/** How many private groups the user owns: what a plan's `privateDecks` limits. */
+export async function countPrivateGroups(database: Executor, ownerId: string): Promise<number> {
+  const row = await database
+    .selectFrom("subtitle_group")
+    .select((expression) => expression.fn.countAll<number | string>().as("count"))
+    .where("owner_id", "=", ownerId)
+    .where("is_public", "=", 0)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+export async function updateGroup(database: Executor, groupId: string, changes: { name?: string; is_public?: number }): Promise<void> {
   await database.updateTable("subtitle_group").set(changes).where("id", "=", groupId).execute();
 }
 
@@ -86,10 +101,11 @@ export async function deleteGroup(database: AtelierDatabase, groupId: string): P
 export async function listPairs(database: Executor, groupId: string): Promise<StoredPair[]> {
   return database
     .selectFrom("subtitle_pair")
-    .select(["id", "english", "swedish"])
+    .select(["id", "english", "swedish", "confidence"])
     .where("group_id", "=", groupId)
     .orderBy("position")
-    .execute();
+    .execute()
+    .then((rows) => rows.map((row) => ({ ...row, confidence: Number(row.confidence) })));
 }
 
 export async function findPair(database: Executor, pairId: string): Promise<{ id: string; group_id: string } | undefined> {

@@ -1,11 +1,5 @@
-import {
-  alignSubtitleTracksInWorker,
-  parseSubtitleXmlInWorker,
-  SubtitleParseError,
-  type AlignmentReport,
-  type ParsedSubtitleTrack,
-  type SentencePair,
-} from "@atelier/subtitles";
+import { SubtitleParseError, type AlignmentReport, type ParsedSubtitleTrack, type SentencePair } from "@atelier/subtitles";
+import { alignSubtitleTracksInWorker, parseSubtitleXmlInWorker } from "@atelier/subtitles/node";
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { createBodyLimit } from "../http/request-body-limits.ts";
@@ -44,7 +38,7 @@ export function createUploadBodyLimit(): MiddlewareHandler {
 export type UploadedSubtitles = {
   name: string;
   isPublic: boolean;
-  pairs: { english: string; swedish: string }[];
+  pairs: { english: string; swedish: string; confidence: number }[];
   report: AlignmentReport;
 };
 
@@ -63,9 +57,14 @@ export function cleanName(value: string): string {
   );
 }
 
+/** Language tags that subtitle files carry before `.xml` (`Film.sv.xml`, `Film_en.xml`); the upload form reads names alike. */
+const languageSuffix = /[._\- ](?:sv|se|swe|swedish|svenska|en|eng|english)$/i;
+
+/** `The.Bridge.S01E01.sv.xml` → "The Bridge S01E01": without the extension and the language tag, dots read as spaces. */
 function nameFromFileName(fileName: string): string {
   const base = fileName.split(/[\\/]/).at(-1) ?? "";
-  const name = cleanName(base.replace(/\.xml$/i, "")).slice(0, maximumGroupNameLength).trim();
+  const withoutExtension = base.replace(/\.xml$/i, "").replace(languageSuffix, "").replace(/[._]+/g, " ");
+  const name = cleanName(withoutExtension).slice(0, maximumGroupNameLength).trim();
   return name === "" ? "Subtitles" : name;
 }
 
@@ -117,7 +116,12 @@ function assertSameFilm(pairs: readonly SentencePair[], report: AlignmentReport)
  * workers with a 2 s limit each, aligns them and checks that they belong together. Throws a 4xx `HttpError` with a
  * sentence for the learner on any failure; stores nothing.
  */
-export async function readSubtitleUpload(c: Context): Promise<UploadedSubtitles> {
+export type SubtitleUploadChecks = {
+  /** Runs once the form's fields are known and before the files are parsed; a refusal (thrown) costs no alignment. */
+  beforeReadingFiles?: (fields: { isPublic: boolean }) => Promise<void>;
+};
+
+export async function readSubtitleUpload(c: Context, checks: SubtitleUploadChecks = {}): Promise<UploadedSubtitles> {
   const contentType = c.req.header("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new RequestValidationError("Please upload both files");
@@ -146,6 +150,7 @@ export async function readSubtitleUpload(c: Context): Promise<UploadedSubtitles>
     if (requestedName.length > maximumGroupNameLength) {
       throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
     }
+    await checks.beforeReadingFiles?.({ isPublic });
 
     const [englishResult, swedishResult] = await Promise.allSettled([parseOneFile("English", english), parseOneFile("Swedish", swedish)]);
     if (englishResult.status === "rejected") describeFailure("English", englishResult.reason);
@@ -161,7 +166,7 @@ export async function readSubtitleUpload(c: Context): Promise<UploadedSubtitles>
       throw error;
     });
     const cards = pairs
-      .map((pair) => ({ english: pair.english.trim(), swedish: pair.swedish.trim() }))
+      .map((pair) => ({ english: pair.english.trim(), swedish: pair.swedish.trim(), confidence: pair.confidence }))
       .filter((pair) => pair.english !== "" && pair.swedish !== "");
     assertSameFilm(pairs, report);
     return { name: requestedName === "" ? nameFromFileName(english.name) : requestedName, isPublic, pairs: cards, report: { ...report, pairCount: cards.length } };

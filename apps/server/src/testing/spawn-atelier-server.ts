@@ -16,6 +16,8 @@ export interface RunningAtelierServer {
   isRunning: () => boolean;
   /** Everything the process printed so far (the last 200 kB). */
   output: () => string;
+  /** Resolves with the exit code when the process ends (`null` when a signal ended it). */
+  exited: Promise<number | null>;
   /** Sends SIGKILL and waits for the process to end: the server gets no chance to close anything. */
   kill: () => Promise<void>;
   /** SIGTERM (SIGKILL after 5 s); the data directory is removed unless `keepData`. */
@@ -116,6 +118,7 @@ export async function startAtelierServer(options: StartAtelierServerOptions = {}
     dataDirectory,
     pid: child.pid ?? -1,
     isRunning,
+    exited,
     output,
     kill: async () => {
       if (isRunning()) {

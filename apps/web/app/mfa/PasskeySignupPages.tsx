@@ -83,6 +83,7 @@ export function PasskeyCreatePage() {
       current = false;
     };
     // `form.setErrors` is a state setter: stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `form` is a new object on each render; only its stable setter is used.
   }, [flowIsPending, isAuthenticated, navigate]);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {

@@ -46,7 +46,9 @@ export default function PrivacyPolicyPage() {
       <h2>5. Retention</h2>
       <p>
         Messages are kept as long as needed to answer them and for at most two years. Account data is kept until you delete your account. Transaction records
-        are kept about 10 years, as Swiss tax rules require.
+        are kept about 10 years, as Swiss tax rules require. A record of your account's security events (sign-ins, failed sign-ins and changes to your
+        password, addresses, second factors and connected accounts, each with its time, network address and browser) is kept for 180 days, to show you
+        what happened to your account and to warn you of a sign-in from a new browser.
       </p>
 
       <h2>6. Your rights under Swiss law and the GDPR</h2>
@@ -54,6 +56,11 @@ export default function PrivacyPolicyPage() {
         Under the Swiss Federal Act on Data Protection (FADP) and, where it applies, the EU General Data Protection Regulation (GDPR), you may ask what data we
         hold about you, have it corrected or deleted, object to or restrict its use, and receive it in a portable form. You may also complain to the Swiss
         Federal Data Protection and Information Commissioner (FDPIC) or to your local supervisory authority.
+      </p>
+      <p>
+        If you have an account, you can download everything we keep about you yourself, at any time, under Settings →{" "}
+        <a href="/account/export">Download your data</a>: one file with your account, e-mail addresses, sessions, second factors (never a secret or a
+        code), third-party accounts, subscriptions, your flashcards and your study progress, and each of your decks as CSV or for Anki.
       </p>
 
       <h2>7. Security</h2>

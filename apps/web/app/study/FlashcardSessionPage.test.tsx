@@ -64,6 +64,31 @@ describe("given the flashcard session", () => {
     await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ groupId: "g1", state: { index: 1 } }));
   });
 
+  it("should show the film's neighbouring lines on demand, in the answer's language too once flipped, and toggle them with C", async () => {
+    fakeClient.loadPairs.mockResolvedValue({
+      status: "ok",
+      data: {
+        pairs: [
+          { ...pairs[0], context: { before: { english: "Wake up!", swedish: "Vakna!" }, after: { english: "Coffee?", swedish: "Kaffe?" } } },
+          { ...pairs[1], context: { before: null, after: null } },
+        ],
+      },
+    });
+    renderSession();
+    await screen.findByText("Good morning");
+    const context = screen.getByText("Context from the film").closest("details") as HTMLDetailsElement;
+    expect(context.open).toBe(false);
+    fireEvent.keyDown(document.body, { key: "c" });
+    expect(context.open).toBe(true);
+    expect(screen.getByText("Wake up!")).toBeTruthy();
+    expect(screen.getByText("Coffee?")).toBeTruthy();
+    expect(screen.queryByText("Vakna!")).toBeNull();
+    fireEvent.keyDown(document.body, { key: " " });
+    expect(screen.getByText("Vakna!").getAttribute("lang")).toBe("sv");
+    fireEvent.keyDown(document.body, { key: "C" });
+    expect(context.open).toBe(false);
+  });
+
   it("should summarize the session once every card has an answer", async () => {
     fakeClient.ratePair
       .mockResolvedValueOnce({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false } })

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useId, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import { describeReviewDelay, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient, type FlashcardPair, type GroupStats } from "./study-client.ts";
+import { isDoubtfulPair, studyClient as defaultStudyClient, type FilmContext, type FlashcardPair, type GroupStats, type StudyClient } from "./study-client.ts";
 import {
   createInitialSessionState,
   isSessionBlocked,
@@ -17,7 +17,7 @@ import {
 import { useReadAloud, type SpeechLanguage } from "./speech.ts";
 import { useStudyDirection } from "./study-preferences.ts";
 import { ANONYMOUS_LIMIT_DIALOG } from "./study-meta.ts";
-import { BoxStars, StudyStatsCards } from "./StudyStats.tsx";
+import { BoxStars, DoubtfulPairMark, StudyStatsCards } from "./StudyStats.tsx";
 
 function openAnonymousLimitDialog() {
   useLoginModalStore.getState().open({ title: ANONYMOUS_LIMIT_DIALOG.title, description: ANONYMOUS_LIMIT_DIALOG.description });
@@ -33,7 +33,50 @@ function isKeyForControl(event: KeyboardEvent): boolean {
 }
 
 /** /study/{groupId}/session (spec §2.13, §4, §6). */
-export function FlashcardSessionPage({ groupId }: { groupId: string }) {
+/**
+ * The film's neighbouring lines, quiet and folded: the line before and after in the card's front language, and once
+ * the card is flipped in the other language too.
+ */
+function FilmContextLines({ context, promptLanguage, flipped, open, onOpenChange }: {
+  context: FilmContext | undefined;
+  promptLanguage: SpeechLanguage;
+  flipped: boolean;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  if (!context || (context.before === null && context.after === null)) return null;
+  const answerLanguage: SpeechLanguage = promptLanguage === "sv" ? "en" : "sv";
+  const lineIn = (line: NonNullable<FilmContext["before"]>, language: SpeechLanguage) => (language === "sv" ? line.swedish : line.english);
+  const rows = [
+    ["Line before", context.before],
+    ["Line after", context.after],
+  ] as const;
+  return (
+    <details className="flashcard-context" open={open} onToggle={(event) => onOpenChange(event.currentTarget.open)}>
+      <summary>Context from the film</summary>
+      <dl>
+        {rows.map(([label, line]) =>
+          line === null ? null : (
+            <div key={label} className="flashcard-context__line">
+              <dt>{label}</dt>
+              <dd>
+                <span lang={promptLanguage}>{lineIn(line, promptLanguage)}</span>
+                {flipped ? (
+                  <span className="flashcard-context__answer" lang={answerLanguage}>
+                    {lineIn(line, answerLanguage)}
+                  </span>
+                ) : null}
+              </dd>
+            </div>
+          ),
+        )}
+      </dl>
+    </details>
+  );
+}
+
+/** The session of spec §2.13; `client` is the study API's (a fake one in Storybook). */
+export function FlashcardSessionPage({ groupId, client: studyClient = defaultStudyClient }: { groupId: string; client?: StudyClient }) {
   const location = useLocation();
   const headingId = useId();
   const [state, dispatch] = useReducer(sessionReducer, sessionConfigFromNavigationState(location.state), createInitialSessionState);
@@ -47,6 +90,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
   const [pendingDeletion, setPendingDeletion] = useState<{ pair: FlashcardPair; index: number } | undefined>();
   const pendingDeletionRef = useRef<typeof pendingDeletion>(undefined);
   const [direction] = useStudyDirection();
+  const [contextOpen, setContextOpen] = useState(false);
   const { canSpeak, speak } = useReadAloud();
 
   const loadStats = useCallback(async () => {
@@ -57,7 +101,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     }
     setStats(result.data);
     if (result.data.anonymous_limit_reached) dispatch({ type: "anonymous-limit-reached" });
-  }, [groupId]);
+  }, [groupId, studyClient]);
 
   const loadCards = useCallback(
     async (config: SessionConfig) => {
@@ -68,7 +112,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
       if (result.status === "ok") dispatch({ type: "cards-loaded", cards: result.data.pairs });
       else dispatch({ type: "cards-failed", message: result.message });
     },
-    [groupId],
+    [groupId, studyClient],
   );
 
   // The saved session is restored once, on the first render; otherwise the cards are loaded for the config.
@@ -117,7 +161,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
         setActionError("Your answer could not be saved. Please try again.");
       }
     },
-    [blocked, card, loadStats, pending],
+    [blocked, card, loadStats, pending, studyClient],
   );
 
   const move = useCallback(
@@ -152,7 +196,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
       if (result.status === "ok") void loadStats();
       else setActionError(result.message);
     },
-    [loadStats],
+    [loadStats, studyClient],
   );
 
   const deletePair = () => {
@@ -188,7 +232,7 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     () => () => {
       if (pendingDeletionRef.current) void studyClient.deletePair(pendingDeletionRef.current.pair.id);
     },
-    [],
+    [studyClient],
   );
 
   const summary = summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
@@ -206,9 +250,12 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
     speak(textIn(card, language), language);
   }, [answerLanguage, card, promptLanguage, speak, state.side]);
 
-  useEffect(() => {
-    if (state.status !== "active") return;
-    const handleKeyDown = (event: KeyboardEvent) => {
+  // The listener is attached once, on mount, and reads the newest handler: a key pressed the moment the first card
+  // shows must not fall between a render and the effect that would re-attach a listener.
+  const handleKeyDownRef = useRef<(event: KeyboardEvent) => void>(undefined);
+  useLayoutEffect(() => {
+    handleKeyDownRef.current = (event: KeyboardEvent) => {
+      if (state.status !== "active") return;
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isKeyForControl(event)) return;
       if (useLoginModalStore.getState().state === "open") return;
       switch (event.key) {
@@ -232,14 +279,21 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
         case "Z":
           undoDeletion();
           break;
+        case "c":
+        case "C":
+          setContextOpen((open) => !open);
+          break;
         default:
           return;
       }
       event.preventDefault();
     };
-    document.addEventListener("keydown", handleKeyDown);
-    return () => document.removeEventListener("keydown", handleKeyDown);
-  }, [rate, speakVisibleSide, state.status, undoDeletion]);
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => handleKeyDownRef.current?.(event);
+    document.addEventListener("keydown", listener);
+    return () => document.removeEventListener("keydown", listener);
+  }, []);
 
   const configPath = `/study/${encodeURIComponent(groupId)}/config`;
   const backToConfig = (
@@ -348,6 +402,11 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
 
           <div className="flashcard-meta">
             <BoxStars box={card.current_box} />
+            {isDoubtfulPair(card) ? (
+              <span className="flashcard-doubtful">
+                <DoubtfulPairMark /> Check this pair
+              </span>
+            ) : null}
             <details className="flashcard-menu">
               <summary aria-label="More actions for this card">More</summary>
               <div className="flashcard-menu__items">
@@ -376,6 +435,8 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
               <span className="atelier-visually-hidden">Press to show the {answerLanguage === "sv" ? "Swedish" : "English"} side.</span>
             )}
           </button>
+
+          <FilmContextLines context={card.context} promptLanguage={promptLanguage} flipped={state.side === "B"} open={contextOpen} onOpenChange={setContextOpen} />
 
           {canSpeak(promptLanguage) || canSpeak(answerLanguage) ? (
             <div className="flashcard-speech">
@@ -448,6 +509,9 @@ export function FlashcardSessionPage({ groupId }: { groupId: string }) {
               </li>
               <li>
                 <kbd>S</kbd> read aloud
+              </li>
+              <li>
+                <kbd>C</kbd> show or hide the context
               </li>
               <li>
                 <kbd>Z</kbd> undo a deletion

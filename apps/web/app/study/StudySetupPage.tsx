@@ -1,10 +1,14 @@
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
+import { Fragment, useCallback, useEffect, useId, useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { FormGeneralErrors } from "../account/AccountFormField.tsx";
+import { LockIcon } from "../components/LockIcon.tsx";
+import { useAuthStatus } from "@atelier/auth/react";
 import { Button, ConfirmDialog, Pagination, Slider, Spinner } from "@atelier/ui";
 import { cardCountOptions, DEFAULT_SETUP, PREVIEW_PAGE_SIZES, type SessionConfig, type SessionMode } from "@atelier/leitner";
-import { groupExportPath, studyClient, type GroupStats } from "./study-client.ts";
+import { PairEditor, usePairDeletionWithUndo } from "./PairFixes.tsx";
+import { groupExportPath, isDoubtfulPair, studyClient as defaultStudyClient, type GroupStats, type StudyClient, type StudyResult } from "./study-client.ts";
 import { useStudyDirection } from "./study-preferences.ts";
-import { BoxDistributionChart, BoxStars, StudyStatsCards } from "./StudyStats.tsx";
+import { BoxDistributionChart, BoxStars, DoubtfulPairMark, DueForecastChart, StudyStatsCards } from "./StudyStats.tsx";
 
 type SetupRange = "new" | "in-progress" | "memorized";
 
@@ -23,13 +27,27 @@ export function availableCardCount(stats: Pick<GroupStats, "not_started" | "in_p
   return Math.max(0, Math.min(count, to - from + 1));
 }
 
-function PreviewCards({ pairs }: { pairs: GroupStats["pairs"] }) {
+function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client: StudyClient; onChanged: () => void }) {
+  const { pairs } = stats;
   const id = useId();
   const [pageSize, setPageSize] = useState<number>(DEFAULT_SETUP.previewPageSize);
   const [page, setPage] = useState(1);
-  const pageCount = Math.max(1, Math.ceil(pairs.length / pageSize));
+  const [onlyDoubtful, setOnlyDoubtful] = useState(false);
+  const [editing, setEditing] = useState<string>();
+  const [actionError, setActionError] = useState<string>();
+  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(client, onChanged);
+  // Each pair keeps its number in the film, also when only the doubtful ones are listed.
+  const numbered = useMemo(() => pairs.map((pair, index) => ({ pair, number: index + 1 })), [pairs]);
+  const doubtfulCount = useMemo(() => pairs.filter(isDoubtfulPair).length, [pairs]);
+  const listed = onlyDoubtful ? numbered.filter(({ pair }) => isDoubtfulPair(pair)) : numbered;
+  const pageCount = Math.max(1, Math.ceil(listed.length / pageSize));
   const currentPage = Math.min(page, pageCount);
-  const shown = pairs.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+  const shown = listed.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+  const hideOrShow = async (change: Promise<StudyResult<unknown>>) => {
+    const result = await change;
+    if (result.status === "ok") onChanged();
+    else setActionError(result.message);
+  };
   return (
     <section className="study-panel" aria-labelledby={`${id}-heading`}>
       <div className="study-panel__header">
@@ -52,6 +70,22 @@ function PreviewCards({ pairs }: { pairs: GroupStats["pairs"] }) {
           </select>
         </div>
       </div>
+      <div className="form-field form-field--checkbox">
+        <input
+          id={`${id}-doubtful`}
+          type="checkbox"
+          checked={onlyDoubtful}
+          disabled={doubtfulCount === 0 && !onlyDoubtful}
+          onChange={(event) => {
+            setOnlyDoubtful(event.target.checked);
+            setPage(1);
+          }}
+        />
+        <label htmlFor={`${id}-doubtful`}>
+          Check doubtful pairs ({doubtfulCount} {doubtfulCount === 1 ? "pair" : "pairs"})
+        </label>
+      </div>
+      <FormGeneralErrors errors={actionError ? [actionError] : []} />
       <table className="preview-table">
         <thead>
           <tr>
@@ -59,27 +93,120 @@ function PreviewCards({ pairs }: { pairs: GroupStats["pairs"] }) {
             <th scope="col">English</th>
             <th scope="col">Swedish</th>
             <th scope="col">Box</th>
+            <th scope="col">
+              <span className="atelier-visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
-          {shown.map((pair, offset) => (
-            <tr key={pair.id}>
-              <td>{(currentPage - 1) * pageSize + offset + 1}</td>
-              <td lang="en">{pair.english}</td>
-              <td lang="sv">{pair.swedish}</td>
-              <td>
-                <BoxStars box={pair.current_box} />
-              </td>
-            </tr>
-          ))}
+          {shown.map(({ pair, number }) =>
+            pair.id === pendingDeletion ? (
+              <tr key={pair.id} className="preview-table__deleted">
+                <td colSpan={5}>
+                  <span role="status">Pair {number} deleted.</span>{" "}
+                  <Button size="small" variant="ghost" onClick={undoDeletion}>
+                    Undo
+                  </Button>
+                </td>
+              </tr>
+            ) : (
+              <Fragment key={pair.id}>
+                <tr data-doubtful={isDoubtfulPair(pair) ? "" : undefined}>
+                  <td>
+                    {number}
+                    {isDoubtfulPair(pair) ? <DoubtfulPairMark /> : null}
+                  </td>
+                  <td lang="en">{pair.english}</td>
+                  <td lang="sv">{pair.swedish}</td>
+                  <td>
+                    <BoxStars box={pair.current_box} />
+                  </td>
+                  <td>
+                    {stats.is_owner ? (
+                      <Button size="small" variant="ghost" aria-expanded={editing === pair.id} aria-label={`Fix pair ${number}`} onClick={() => setEditing(editing === pair.id ? undefined : pair.id)}>
+                        Fix
+                      </Button>
+                    ) : (
+                      <Button size="small" variant="ghost" aria-label={`Hide pair ${number}`} onClick={() => void hideOrShow(client.hidePair(pair.id))}>
+                        Hide
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+                {editing === pair.id ? (
+                  <tr className="preview-table__editor">
+                    <td colSpan={5}>
+                      <PairEditor
+                        pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number, isLast: number === pairs.length }}
+                        client={client}
+                        onCancel={() => setEditing(undefined)}
+                        onDone={() => {
+                          setEditing(undefined);
+                          onChanged();
+                        }}
+                        onDelete={() => {
+                          setEditing(undefined);
+                          deletePair(pair.id);
+                        }}
+                      />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            ),
+          )}
         </tbody>
       </table>
       <Pagination currentPage={currentPage} pageCount={pageCount} onPageChange={setPage} navigationLabel="Preview pages" />
+      {stats.hidden_pairs.length > 0 ? (
+        <details className="hidden-pairs">
+          <summary>Hidden pairs ({stats.hidden_pairs.length})</summary>
+          <ul>
+            {stats.hidden_pairs.map((pair) => (
+              <li key={pair.id}>
+                <span lang="en">{pair.english}</span> · <span lang="sv">{pair.swedish}</span>{" "}
+                <Button size="small" variant="ghost" onClick={() => void hideOrShow(client.showPair(pair.id))}>
+                  Show again
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </section>
   );
 }
 
-function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupStats; onReset: () => void }) {
+/** Own decks always export; someone else's shared deck takes Plus or Studio, and the lock says so. */
+function ExportLinks({ groupId, canExport }: { groupId: string; canExport: boolean }) {
+  const { isAuthenticated } = useAuthStatus();
+  if (canExport) {
+    return (
+      <>
+        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "csv")} download>
+          Export CSV
+        </a>
+        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "tsv")} download>
+          Export for Anki
+        </a>
+      </>
+    );
+  }
+  return (
+    <p className="plan-lock">
+      <LockIcon />
+      {isAuthenticated ? (
+        <>
+          Exporting a deck someone shared is part of <Link to="/pricing">Plus and Studio</Link>.
+        </>
+      ) : (
+        "Sign in to export flashcards."
+      )}
+    </p>
+  );
+}
+
+function SetupForm({ groupId, stats, onReset, studyClient }: { groupId: string; stats: GroupStats; onReset: () => void; studyClient: StudyClient }) {
   const id = useId();
   const navigate = useNavigate();
   const total = Math.max(1, stats.total);
@@ -123,12 +250,7 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
           confirmPending={resetPending}
           onConfirm={reset}
         />
-        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "csv")} download>
-          Export CSV
-        </a>
-        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "tsv")} download>
-          Export for Anki
-        </a>
+        <ExportLinks groupId={groupId} canExport={stats.can_export} />
       </div>
 
       <section className="study-panel" aria-labelledby={`${id}-setup`}>
@@ -204,7 +326,8 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
 }
 
 /** /study/{groupId}/config (spec §2.12). */
-export function StudySetupPage({ groupId }: { groupId: string }) {
+/** The setup of spec §2.12; `client` is the study API's (a fake one in Storybook). */
+export function StudySetupPage({ groupId, client: studyClient = defaultStudyClient }: { groupId: string; client?: StudyClient }) {
   const [state, setState] = useState<StatsState>({ status: "loading" });
 
   const loadStats = useCallback(async () => {
@@ -216,7 +339,7 @@ export function StudySetupPage({ groupId }: { groupId: string }) {
     // Spec §8: a stats failure is logged to the console only.
     console.error(result.message);
     setState({ status: "error" });
-  }, [groupId]);
+  }, [groupId, studyClient]);
 
   useEffect(() => {
     void loadStats();
@@ -247,9 +370,12 @@ export function StudySetupPage({ groupId }: { groupId: string }) {
       </p>
       <h1>{stats.name}</h1>
       <StudyStatsCards stats={stats} />
-      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={() => void loadStats()} />
-      <BoxDistributionChart stats={stats} />
-      <PreviewCards pairs={stats.pairs} />
+      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={() => void loadStats()} studyClient={studyClient} />
+      <div className="study-charts">
+        <BoxDistributionChart stats={stats} />
+        <DueForecastChart forecast={stats.due_forecast} now={new Date()} />
+      </div>
+      <PreviewCards stats={stats} client={studyClient} onChanged={() => void loadStats()} />
     </section>
   );
 }

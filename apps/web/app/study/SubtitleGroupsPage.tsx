@@ -1,15 +1,35 @@
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
+import { LockIcon } from "../components/LockIcon.tsx";
 import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient, type SubtitleGroup } from "./study-client.ts";
+import { studyClient, type DeckAllowance, type SubtitleGroup } from "./study-client.ts";
 import { UploadForm } from "./UploadForm.tsx";
 
 /** Set before a signed-out click opens the login modal; the page reloads after sign-in and then opens the form. */
 const OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY = "upload-subtitles:open-form";
 
-type GroupsState = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; groups: SubtitleGroup[] };
+type GroupsState = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; groups: SubtitleGroup[]; allowance?: DeckAllowance };
+
+/** "Private decks: 1 of 5 (Basic plan)": shown to the signed-in user under the list. */
+function PrivateDeckAllowance({ allowance }: { allowance: DeckAllowance }) {
+  const plan = allowance.plan === null ? "without a plan" : `${allowance.plan} plan`;
+  if (allowance.private_deck_limit === null) {
+    return <p className="plan-allowance">Private decks: {allowance.private_decks}, no limit ({plan}).</p>;
+  }
+  return (
+    <p className="plan-allowance">
+      {allowance.may_add_private_deck ? null : <LockIcon />}
+      Private decks: {allowance.private_decks} of {allowance.private_deck_limit} ({plan}).{" "}
+      {allowance.may_add_private_deck ? null : (
+        <>
+          <Link to="/pricing">See the plans</Link> to keep more decks private.
+        </>
+      )}
+    </p>
+  );
+}
 
 function RenameForm({ group, onRenamed, onCancel }: { group: SubtitleGroup; onRenamed: (group: SubtitleGroup) => void; onCancel: () => void }) {
   const id = useId();
@@ -138,7 +158,7 @@ export function SubtitleGroupsPage() {
 
   const loadGroups = useCallback(async () => {
     const result = await studyClient.loadGroups();
-    setGroupsState(result.status === "ok" ? { status: "ready", groups: result.data.groups } : { status: "error", message: result.message });
+    setGroupsState(result.status === "ok" ? { status: "ready", groups: result.data.groups, allowance: result.data.allowance } : { status: "error", message: result.message });
   }, []);
 
   useEffect(() => {
@@ -167,10 +187,15 @@ export function SubtitleGroupsPage() {
     useLoginModalStore.getState().open({ title: "Log in to upload subtitles", description: "Sign in or create an account to upload your own subtitle files." });
   };
 
-  const replaceGroup = (changed: SubtitleGroup) =>
+  const replaceGroup = (changed: SubtitleGroup) => {
     setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.map((group) => (group.id === changed.id ? changed : group)) } : current));
-  const removeGroup = (groupId: string) =>
+    // Visibility changes what the plan's allowance has left.
+    void loadGroups();
+  };
+  const removeGroup = (groupId: string) => {
     setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.filter((group) => group.id !== groupId) } : current));
+    void loadGroups();
+  };
 
   return (
     <section className="page study-page">
@@ -179,7 +204,7 @@ export function SubtitleGroupsPage() {
 
       <div className="study-upload">
         {formOpen && isAuthenticated ? (
-          <UploadForm upload={studyClient.uploadSubtitles} onUploaded={() => void loadGroups()} />
+          <UploadForm upload={studyClient.uploadSubtitles} onUploaded={() => void loadGroups()} allowance={groupsState.status === "ready" ? groupsState.allowance : undefined} />
         ) : (
           <Button onClick={openUploadForm}>Upload subtitles</Button>
         )}
@@ -203,6 +228,7 @@ export function SubtitleGroupsPage() {
           </ul>
         )
       ) : null}
+      {groupsState.status === "ready" && groupsState.allowance ? <PrivateDeckAllowance allowance={groupsState.allowance} /> : null}
     </section>
   );
 }

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render as renderWithoutRouter, screen } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { MemoryRouter } from "react-router";
 import { UploadForm } from "./UploadForm.tsx";
+
+function render(element: ReactElement) {
+  return renderWithoutRouter(<MemoryRouter>{element}</MemoryRouter>);
+}
 
 afterEach(cleanup);
 
@@ -42,18 +48,46 @@ describe("given the upload form", () => {
     expect(upload).not.toHaveBeenCalled();
   });
 
-  it("should send public files by default and show the alignment report", async () => {
-    const report = { offsetMilliseconds: 120, frameRateRatio: 1, englishCoverage: 0.9, swedishCoverage: 0.85, meanOverlap: 0.7, pairCount: 42, warning: "Check the files" };
+  it("should send public files by default and tell the result in words, with the figures behind a disclosure", async () => {
+    const report = { offsetMilliseconds: -14_600, frameRateRatio: 1, englishCoverage: 0.97, swedishCoverage: 0.96, meanOverlap: 0.7, pairCount: 559, warning: "Check the files" };
     const upload = vi.fn(async () => ({
       status: "ok" as const,
-      data: { group: { id: "g1", name: "Bron", created_at: "", is_public: true, owner_id: "u", is_owner: true, pair_count: 42 }, report, pair_count: 42 },
+      data: { group: { id: "g1", name: "Bron", created_at: "", is_public: true, owner_id: "u", is_owner: true, pair_count: 559 }, report, pair_count: 559 },
     }));
     render(<UploadForm upload={upload} />);
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.XML"));
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
-    expect(await screen.findByText("Upload complete: 42 pairs")).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "559 sentence pairs; the Swedish file was 14.6 s later and has been matched." })).toBeTruthy();
+    expect(screen.getByText("Almost every line found its partner.")).toBeTruthy();
     expect(screen.getByText("Check the files")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Study Bron" }).getAttribute("href")).toBe("/study/g1/config");
+    expect(screen.getByText("Alignment figures").closest("details")?.open).toBe(false);
+    expect(upload).toHaveBeenCalledWith(expect.objectContaining({ isPublic: true }), expect.any(Function));
+  });
+
+  it("should name the group after the Swedish file (else the English one), until the learner types a name", () => {
+    render(<UploadForm upload={vi.fn()} />);
+    const name = screen.getByLabelText<HTMLInputElement>("Group name");
+    chooseFile("English subtitles (XML)", new File(["<xml/>"], "Bron.en.xml"));
+    expect(name.value).toBe("Bron");
+    chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "The.Bridge.S01E01.sv.xml"));
+    expect(name.value).toBe("The Bridge S01E01");
+    fireEvent.change(name, { target: { value: "Bron, avsnitt 1" } });
+    chooseFile("English subtitles (XML)", new File(["<xml/>"], "The.Bridge.S01E01.en.xml"));
+    expect(name.value).toBe("Bron, avsnitt 1");
+  });
+
+  it("should lock the privacy checkbox when the plan's private decks are used up, and send the cards public", async () => {
+    const upload = vi.fn(async () => ({ status: "error" as const, message: "x" }));
+    render(<UploadForm upload={upload} allowance={{ plan: null, private_decks: 1, private_deck_limit: 1, may_add_private_deck: false, may_export_shared_decks: false }} />);
+    expect(screen.getByLabelText<HTMLInputElement>("Make these cards private").disabled).toBe(true);
+    expect(screen.getByText(/Without a plan you can keep 1 private deck, and you have 1\. These cards will be public\./)).toBeTruthy();
+    expect(screen.getByRole("link", { name: "See the plans" }).getAttribute("href")).toBe("/pricing");
+    chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
+    chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.xml"));
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    await screen.findByRole("alert");
     expect(upload).toHaveBeenCalledWith(expect.objectContaining({ isPublic: true }), expect.any(Function));
   });
 

@@ -1,10 +1,15 @@
 import { useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { LockIcon } from "../components/LockIcon.tsx";
 import { Button } from "@atelier/ui";
-import { validateSubtitleFiles, type AlignmentReport, type StudyResult, type UploadAnswer, type UploadSubtitlesInput } from "./study-client.ts";
+import { validateSubtitleFiles, type DeckAllowance, type StudyResult, type UploadAnswer, type UploadSubtitlesInput } from "./study-client.ts";
+import { describeUploadResult, groupNameFromFileName } from "./upload-result.ts";
 
 export interface UploadFormProps {
   upload: (input: UploadSubtitlesInput, onProgress: (fractionSent: number) => void) => Promise<StudyResult<UploadAnswer>>;
   onUploaded?: (answer: UploadAnswer) => void;
+  /** The plan's private-deck allowance; when it is used up the privacy checkbox is locked. */
+  allowance?: DeckAllowance;
 }
 
 type UploadState = { status: "idle" } | { status: "uploading"; fractionSent: number } | { status: "done"; answer: UploadAnswer } | { status: "error"; message: string };
@@ -13,36 +18,58 @@ function percent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;
 }
 
-function AlignmentReportView({ report, pairCount }: { report: AlignmentReport; pairCount: number }) {
+function AlignmentReportView({ answer }: { answer: UploadAnswer }) {
+  const { report, pair_count: pairCount, group } = answer;
+  const { headline, details } = describeUploadResult(report, pairCount);
   return (
     <div className="upload-report" role="status">
-      <h3>Upload complete: {pairCount} pairs</h3>
-      <dl className="upload-report__facts">
-        <dt>Time offset</dt>
-        <dd>{report.offsetMilliseconds} ms</dd>
-        <dt>Frame-rate ratio</dt>
-        <dd>{report.frameRateRatio.toFixed(4)}</dd>
-        <dt>English coverage</dt>
-        <dd>{percent(report.englishCoverage)}</dd>
-        <dt>Swedish coverage</dt>
-        <dd>{percent(report.swedishCoverage)}</dd>
-        <dt>Mean overlap</dt>
-        <dd>{percent(report.meanOverlap)}</dd>
-        <dt>Pairs</dt>
-        <dd>{report.pairCount}</dd>
-      </dl>
+      <h3>{headline}</h3>
+      {details.map((detail) => (
+        <p key={detail}>{detail}</p>
+      ))}
       {report.warning ? <p className="upload-report__warning">{report.warning}</p> : null}
+      <p>
+        <Link to={`/study/${encodeURIComponent(group.id)}/config`}>Study {group.name}</Link>
+      </p>
+      <details className="upload-report__figures">
+        <summary>Alignment figures</summary>
+        <dl className="upload-report__facts">
+          <dt>Time offset</dt>
+          <dd>{report.offsetMilliseconds} ms</dd>
+          <dt>Frame-rate ratio</dt>
+          <dd>{report.frameRateRatio.toFixed(4)}</dd>
+          <dt>English coverage</dt>
+          <dd>{percent(report.englishCoverage)}</dd>
+          <dt>Swedish coverage</dt>
+          <dd>{percent(report.swedishCoverage)}</dd>
+          <dt>Mean overlap</dt>
+          <dd>{percent(report.meanOverlap)}</dd>
+          <dt>Pairs</dt>
+          <dd>{report.pairCount}</dd>
+        </dl>
+      </details>
     </div>
   );
 }
 
+function privateDecksUsedUp(allowance: DeckAllowance): string {
+  const limit = allowance.private_deck_limit ?? 0;
+  const decks = `${limit} private deck${limit === 1 ? "" : "s"}`;
+  return allowance.plan === null ? `Without a plan you can keep ${decks}, and you have ${allowance.private_decks}.` : `Your ${allowance.plan} plan keeps up to ${decks}, and you have ${allowance.private_decks}.`;
+}
+
 /** The upload form of spec §2.11: a Swedish and an English XML file, an optional name and the privacy checkbox. */
-export function UploadForm({ upload, onUploaded }: UploadFormProps) {
+export function UploadForm({ upload, onUploaded, allowance }: UploadFormProps) {
   const id = useId();
   const [name, setName] = useState("");
+  const [nameTyped, setNameTyped] = useState(false);
   const [swedish, setSwedish] = useState<File | null>(null);
   const [english, setEnglish] = useState<File | null>(null);
   const [isPrivate, setIsPrivate] = useState(false);
+  const privateLocked = allowance !== undefined && !allowance.may_add_private_deck;
+  // Until the learner types a name, the Swedish file's name (else the English one's) is the group's.
+  const namedAfter = swedish ?? english;
+  const shownName = nameTyped ? name : namedAfter ? groupNameFromFileName(namedAfter.name) : "";
   const [state, setState] = useState<UploadState>({ status: "idle" });
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -54,7 +81,7 @@ export function UploadForm({ upload, onUploaded }: UploadFormProps) {
       return;
     }
     setState({ status: "uploading", fractionSent: 0 });
-    const result = await upload({ swedish, english, isPublic: !isPrivate, name }, (fractionSent) => setState({ status: "uploading", fractionSent }));
+    const result = await upload({ swedish, english, isPublic: !(isPrivate && !privateLocked), name: shownName }, (fractionSent) => setState({ status: "uploading", fractionSent }));
     if (result.status === "ok") {
       setState({ status: "done", answer: result.data });
       onUploaded?.(result.data);
@@ -67,8 +94,19 @@ export function UploadForm({ upload, onUploaded }: UploadFormProps) {
     <form className="upload-form" onSubmit={handleSubmit} noValidate aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Upload subtitles</h2>
       <div className="form-field">
-        <label htmlFor={`${id}-name`}>Group name (optional)</label>
-        <input id={`${id}-name`} name="name" type="text" value={name} onChange={(event) => setName(event.target.value)} />
+        <label htmlFor={`${id}-name`}>Group name</label>
+        <input
+          id={`${id}-name`}
+          name="name"
+          type="text"
+          value={shownName}
+          maxLength={200}
+          placeholder="Taken from the file name"
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameTyped(event.target.value !== "");
+          }}
+        />
       </div>
       <div className="form-field">
         <label htmlFor={`${id}-swedish`}>Swedish subtitles (XML)</label>
@@ -79,9 +117,22 @@ export function UploadForm({ upload, onUploaded }: UploadFormProps) {
         <input id={`${id}-english`} name="english" type="file" accept=".xml,application/xml,text/xml" onChange={(event) => setEnglish(event.target.files?.[0] ?? null)} />
       </div>
       <div className="form-field form-field--checkbox">
-        <input id={`${id}-private`} name="private" type="checkbox" checked={isPrivate} onChange={(event) => setIsPrivate(event.target.checked)} />
+        <input
+          id={`${id}-private`}
+          name="private"
+          type="checkbox"
+          checked={isPrivate && !privateLocked}
+          disabled={privateLocked}
+          aria-describedby={privateLocked ? `${id}-private-locked` : undefined}
+          onChange={(event) => setIsPrivate(event.target.checked)}
+        />
         <label htmlFor={`${id}-private`}>Make these cards private</label>
       </div>
+      {privateLocked && allowance ? (
+        <p id={`${id}-private-locked`} className="plan-lock">
+          <LockIcon />{privateDecksUsedUp(allowance)} These cards will be public. <Link to="/pricing">See the plans</Link> to keep more decks private.
+        </p>
+      ) : null}
       {state.status === "error" ? (
         <p role="alert" className="form-general-errors">
           {state.message}
@@ -93,7 +144,7 @@ export function UploadForm({ upload, onUploaded }: UploadFormProps) {
           <progress id={`${id}-progress`} max={1} value={state.fractionSent} />
         </div>
       ) : null}
-      {state.status === "done" ? <AlignmentReportView report={state.answer.report} pairCount={state.answer.pair_count} /> : null}
+      {state.status === "done" ? <AlignmentReportView answer={state.answer} /> : null}
       <div className="account-form__actions">
         <Button type="submit" disabled={state.status === "uploading"} aria-busy={state.status === "uploading"}>
           {state.status === "uploading" ? "Uploading…" : "Upload"}

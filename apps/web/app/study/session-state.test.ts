@@ -13,7 +13,7 @@ import {
 import type { FlashcardPair } from "./study-client.ts";
 
 function pair(id: string, box: 1 | 2 | 3 | 4 | 5 = 1): FlashcardPair {
-  return { id, english: `English ${id}`, swedish: `Svenska ${id}`, current_box: box };
+  return { id, english: `English ${id}`, swedish: `Svenska ${id}`, current_box: box, confidence: 1 };
 }
 
 function loaded(cards: FlashcardPair[], mode: "study" | "test" = "study", range: "all" | "memorized" = "all"): SessionState {

@@ -1,7 +1,7 @@
 import { allLoadedCardsMemorized, DEFAULT_SESSION_CONFIG, nextCardIndexAfterRating } from "@atelier/leitner";
 import type { BoxNumber, CardProgress, ProgressByPairId, SessionConfig } from "@atelier/leitner";
 import * as v from "valibot";
-import { STUDY_ERROR_MESSAGES, type FlashcardPair } from "./study-client.ts";
+import { flashcardPairSchema, STUDY_ERROR_MESSAGES, type FlashcardPair } from "./study-client.ts";
 
 /** What the session screen shows. */
 export type SessionStatus = "loading" | "load-error" | "empty" | "active" | "studied" | "memorized-all";
@@ -145,7 +145,8 @@ const savedSessionSchema = v.object({
   state: v.object({
     status: v.picklist(["active", "studied", "memorized-all"]),
     config: configSchema,
-    cards: v.array(v.object({ id: v.string(), english: v.string(), swedish: v.string(), current_box: v.picklist([1, 2, 3, 4, 5]) })),
+    // The pairs as the API sends them, context and confidence included, so a restored session shows them too.
+    cards: v.array(flashcardPairSchema),
     index: v.pipe(v.number(), v.integer(), v.minValue(0)),
     side: v.picklist(["A", "B"]),
     anonymousLimit: v.picklist(["reached", "not-reached"]),

@@ -22,6 +22,8 @@ export const UPLOAD_FALLBACK_ERROR_MESSAGE = "The upload failed. Please try agai
 export const STATS_ERROR_MESSAGE = "Failed to load the group statistics";
 export const MARK_STUDIED_ERROR_MESSAGE = "Failed to mark the cards as studied";
 export const RATE_ERROR_MESSAGE = "Failed to save the rating";
+/** Not in the spec's catalogue: a pair edit that failed without a sentence from the server. */
+export const PAIR_EDIT_ERROR_MESSAGE = "The pair could not be changed. Please try again.";
 export const RESET_ERROR_MESSAGE = "Failed to reset the progress";
 
 export type StudyResult<Data> = { status: "ok"; data: Data } | { status: "error"; message: string; httpStatus?: number };
@@ -37,15 +39,46 @@ const groupSchema = v.object({
 });
 export type SubtitleGroup = v.InferOutput<typeof groupSchema>;
 
+/** What the signed-in user's plan allows (additive to spec §7's list answer; absent for visitors). */
+const allowanceSchema = v.object({
+  plan: v.nullable(v.string()),
+  private_decks: v.number(),
+  private_deck_limit: v.nullable(v.number()),
+  may_add_private_deck: v.boolean(),
+  may_export_shared_decks: v.boolean(),
+});
+export type DeckAllowance = v.InferOutput<typeof allowanceSchema>;
+
 const boxSchema = v.picklist([1, 2, 3, 4, 5]);
-const pairSchema = v.object({ id: v.string(), english: v.string(), swedish: v.string(), current_box: boxSchema });
-export type FlashcardPair = v.InferOutput<typeof pairSchema>;
+const filmLineSchema = v.object({ english: v.string(), swedish: v.string() });
+/** The film's lines just before and after a card (additive to spec §3; the pairs call sends it, the stats do not). */
+const filmContextSchema = v.object({ before: v.nullable(filmLineSchema), after: v.nullable(filmLineSchema) });
+export type FilmContext = v.InferOutput<typeof filmContextSchema>;
+export const flashcardPairSchema = v.object({
+  id: v.string(),
+  english: v.string(),
+  swedish: v.string(),
+  current_box: boxSchema,
+  /** How sure the alignment was of the pair, 0–1 (additive; 1 when absent). */
+  confidence: v.optional(v.number(), 1),
+  context: v.optional(filmContextSchema),
+});
+
+/** Below this confidence a pair is marked for the learner to check (`@atelier/subtitles`' `scorePairConfidence`). */
+export const DOUBTFUL_PAIR_CONFIDENCE = 0.5;
+
+export function isDoubtfulPair(pair: { confidence: number }): boolean {
+  return pair.confidence < DOUBTFUL_PAIR_CONFIDENCE;
+}
+export type FlashcardPair = v.InferOutput<typeof flashcardPairSchema>;
 
 const statsSchema = v.object({
   id: v.string(),
   name: v.string(),
   is_public: v.boolean(),
   is_owner: v.boolean(),
+  /** Own groups always; someone else's shared group with a plan that includes it. */
+  can_export: v.optional(v.boolean(), false),
   total: v.number(),
   not_started: v.number(),
   in_progress: v.number(),
@@ -57,7 +90,11 @@ const statsSchema = v.object({
   learned: v.number(),
   dueToday: v.number(),
   anonymous_limit_reached: v.boolean(),
-  pairs: v.array(pairSchema),
+  /** The pairs this learner hid from their study (additive). */
+  hidden_pairs: v.optional(v.array(v.object({ id: v.string(), english: v.string(), swedish: v.string() })), []),
+  /** Started cards due on each of the next 7 days (additive). */
+  due_forecast: v.optional(v.array(v.number()), []),
+  pairs: v.array(flashcardPairSchema),
 });
 export type GroupStats = v.InferOutput<typeof statsSchema>;
 
@@ -159,10 +196,25 @@ export function createStudyClient({ fetch: fetchImplementation = (input, init) =
     }
   }
 
+  /** Like `call`, but a refusal carries the server's own sentence (the pair edits explain what to change). */
+  async function callSayingWhy<Schema extends v.GenericSchema>(send: () => Promise<Response>, schema: Schema, fallbackMessage: string): Promise<StudyResult<v.InferOutput<Schema>>> {
+    try {
+      const parsed = v.safeParse(schema, await (await send()).json());
+      return parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: fallbackMessage };
+    } catch (error) {
+      if (!(error instanceof HTTPError)) return { status: "error", message: fallbackMessage };
+      const body = v.safeParse(errorBodySchema, await error.response.json().catch(() => undefined));
+      return { status: "error", message: body.success ? body.output.error : fallbackMessage, httpStatus: error.response.status };
+    }
+  }
+
+  const editedPairSchema = v.object({ id: v.string(), english: v.string(), swedish: v.string(), confidence: v.number() });
+  const pairPath = (pairId: string, suffix = "") => `/api/subtitle-pairs/${encodeURIComponent(pairId)}/${suffix}`;
+
   const groupAnswerSchema = v.object({ group: groupSchema });
 
   return {
-    loadGroups: () => call(() => api.get("/api/subtitle-groups/"), v.object({ groups: v.array(groupSchema) }), STUDY_ERROR_MESSAGES.loadGroups),
+    loadGroups: () => call(() => api.get("/api/subtitle-groups/"), v.object({ groups: v.array(groupSchema), allowance: v.optional(allowanceSchema) }), STUDY_ERROR_MESSAGES.loadGroups),
     toggleGroupVisibility: (groupId: string) =>
       call(() => api.post(`/api/subtitle-groups/${encodeURIComponent(groupId)}/toggle-public/`, { headers: csrfHeaders() }), groupAnswerSchema, STUDY_ERROR_MESSAGES.toggleVisibility),
     renameGroup: (groupId: string, name: string) =>
@@ -172,11 +224,23 @@ export function createStudyClient({ fetch: fetchImplementation = (input, init) =
     loadPairs: (groupId: string, query: PairsQuery) =>
       call(
         () => api.get(`/api/subtitle-groups/${encodeURIComponent(groupId)}/pairs/`, { searchParams: pairsSearchParameters(query) }),
-        v.object({ pairs: v.array(pairSchema) }),
+        v.object({ pairs: v.array(flashcardPairSchema) }),
         STUDY_ERROR_MESSAGES.loadPairs,
       ),
     ratePair: (pairId: string, isCorrect: boolean) =>
       call(() => api.post(`/api/subtitle-pairs/${encodeURIComponent(pairId)}/rate/`, { json: { is_correct: isCorrect }, headers: csrfHeaders() }), rateSchema, RATE_ERROR_MESSAGE),
+    editPair: (pairId: string, sides: { english?: string; swedish?: string }) =>
+      callSayingWhy(() => api.patch(pairPath(pairId), { json: sides, headers: csrfHeaders() }), v.object({ pair: editedPairSchema }), PAIR_EDIT_ERROR_MESSAGE),
+    mergePairWithNext: (pairId: string) =>
+      callSayingWhy(() => api.post(pairPath(pairId, "merge-next/"), { headers: csrfHeaders() }), v.object({ pair: editedPairSchema }), PAIR_EDIT_ERROR_MESSAGE),
+    splitPair: (pairId: string, point: { englishSentences: number; swedishSentences: number }) =>
+      callSayingWhy(
+        () => api.post(pairPath(pairId, "split/"), { json: { english_sentences: point.englishSentences, swedish_sentences: point.swedishSentences }, headers: csrfHeaders() }),
+        v.object({ pairs: v.array(editedPairSchema) }),
+        PAIR_EDIT_ERROR_MESSAGE,
+      ),
+    hidePair: (pairId: string) => callSayingWhy(() => api.post(pairPath(pairId, "hide/"), { headers: csrfHeaders() }), v.object({ hidden: v.boolean() }), PAIR_EDIT_ERROR_MESSAGE),
+    showPair: (pairId: string) => callSayingWhy(() => api.delete(pairPath(pairId, "hide/"), { headers: csrfHeaders() }), v.object({ hidden: v.boolean() }), PAIR_EDIT_ERROR_MESSAGE),
     deletePair: (pairId: string) => call(() => api.delete(`/api/subtitle-pairs/${encodeURIComponent(pairId)}/`, { headers: csrfHeaders() }), undefined, STUDY_ERROR_MESSAGES.deletePair),
     markStudied: (groupId: string, pairIds: string[]) =>
       call(

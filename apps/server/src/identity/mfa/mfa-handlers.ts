@@ -1,3 +1,4 @@
+import type { SecurityEventType } from "../../account/security-events.ts";
 import type { AuthenticatorType, Configuration, IdentityConfiguration } from "../../config.ts";
 import type { AccountStore, UserAccount } from "../email-addresses.ts";
 import { primaryEmailOf } from "../email-addresses.ts";
@@ -33,6 +34,7 @@ export type MfaServiceInternals = {
   consumeOr429: (action: IdentityRateLimitAction, subject: { ip: string; user?: string; key?: string }) => Promise<IdentityRateLimitDecision>;
   authenticationResult: (request: IdentityRequest) => IdentityResult;
   hasRecentAuthentication: (request: IdentityRequest, account: UserAccount) => Promise<boolean>;
+  reportSecurityEvent: (request: IdentityRequest, account: UserAccount, type: SecurityEventType, extra?: { method?: string; detail?: string }) => Promise<void>;
 };
 
 type WebAuthnAuthenticator = Extract<StoredAuthenticator, { type: "webauthn" }>;
@@ -129,7 +131,12 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
     return authenticators.swapData(recovery.id, recovery.data, { ...recovery.data, used }, now);
   }
 
-  /** Creates (or replaces) the user's recovery codes; `showLater` keeps an encrypted copy for one later GET. */
+  const showRecoveryCodesOnce = configuration.identity.mfa.recoveryCodesShowOnce;
+
+  /**
+   * Creates (or replaces) the user's recovery codes. An encrypted copy is kept for later GETs: always when the codes
+   * are shown on every visit (allauth's default), else only when they were not shown right away (`showLater`).
+   */
   async function generateRecoveryCodes(userId: string, now: Date, showLater: boolean): Promise<{ authenticator: StoredAuthenticator; codes: string[] }> {
     const existing = (await authenticators.listByUser(userId)).filter((authenticator) => authenticator.type === "recovery_codes");
     await authenticators.delete(existing.map((authenticator) => authenticator.id));
@@ -137,7 +144,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
     const data: RecoveryCodesData = {
       hashes: codes.map((code) => hashRecoveryCode(configuration.secretKey, code)),
       used: codes.map(() => false),
-      unshown: showLater ? box.seal(JSON.stringify(codes)) : null,
+      unshown: showLater || !showRecoveryCodesOnce ? box.seal(JSON.stringify(codes)) : null,
     };
     return { authenticator: await authenticators.create({ userId, type: "recovery_codes", data, now }), codes };
   }
@@ -296,6 +303,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
       const totp = await authenticators.create({ userId: account.id, type: "totp", data: { encryptedSecret: box.seal(secret), lastStep: totpStepAt(request.now) } satisfies TotpData, now: request.now });
       await setPending(request, { ...currentPending(request), totpSetup: undefined });
       await ensureRecoveryCodes(account.id, request.now);
+      await internals.reportSecurityEvent(request, account, "second_factor_added", { detail: "authenticator app" });
       return dataResult(serializeAuthenticator(totp));
     },
 
@@ -308,6 +316,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
       }
       await authenticators.delete(totp.map((authenticator) => authenticator.id));
       await dropDanglingRecoveryCodes(account.id);
+      await internals.reportSecurityEvent(request, account, "second_factor_removed", { detail: "authenticator app" });
       return statusResult(200);
     },
 
@@ -320,11 +329,11 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
       }
       const serialized = serializeAuthenticator(recovery);
       if (recovery.data.unshown === null) {
-        // Only HMACs are stored: the codes were shown when they were made (allauth's MFA_RECOVERY_CODES_SHOW_ONCE).
+        // Only HMACs are stored: the codes were shown once already (MFA_RECOVERY_CODES_SHOW_ONCE=true).
         return dataResult(serialized);
       }
       const codes = JSON.parse(box.open(recovery.data.unshown)) as string[];
-      await authenticators.saveData(recovery.id, { ...recovery.data, unshown: null });
+      if (showRecoveryCodesOnce) await authenticators.saveData(recovery.id, { ...recovery.data, unshown: null });
       return dataResult({ ...serialized, unused_codes: codes.filter((_, position) => !recovery.data.used[position]) });
     },
 
@@ -394,6 +403,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
       const ceremony = await takeCeremony(request, "register");
       const authenticator = await registerCredential(request, account, body, ceremony);
       const generated = await ensureRecoveryCodes(account.id, request.now);
+      await internals.reportSecurityEvent(request, account, authenticator.type === "webauthn" && authenticator.data.passwordless ? "passkey_added" : "second_factor_added", { detail: authenticator.type === "webauthn" && authenticator.data.passwordless ? "passkey" : "security key" });
       return { status: 200, body: { status: 200, data: serializeAuthenticator(authenticator), meta: { recovery_codes_generated: generated } } };
     },
 
@@ -430,6 +440,7 @@ export function createMfaHandlers(internals: MfaServiceInternals) {
       }
       await authenticators.delete(targets.map((target) => (target as WebAuthnAuthenticator).id));
       await dropDanglingRecoveryCodes(account.id);
+      await internals.reportSecurityEvent(request, account, "second_factor_removed", { detail: targets.length === 1 ? "security key or passkey" : `${targets.length} security keys or passkeys` });
       return statusResult(200);
     },
 

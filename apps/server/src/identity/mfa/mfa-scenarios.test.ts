@@ -211,7 +211,7 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
   });
 
   describe("recovery codes", () => {
-    it("should show ten codes once, sign in with one of them once, and regenerate them", async () => {
+    it("should show the ten codes on every visit (allauth's default), sign in with one of them once, and regenerate them", async () => {
       const user = await signedIn(app, "anna@example.ch");
       await activateTotp(user);
       const shown = await user.get("/account/authenticators/recovery-codes");
@@ -222,7 +222,10 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
       const codes = shown.body.data.unused_codes as string[];
       expect(new Set(codes).size).toBe(10);
       expect(codes.every((code) => /^\d{8}$/.test(code))).toBe(true);
-      expect((await user.get("/account/authenticators/recovery-codes")).body.data).not.toHaveProperty("unused_codes");
+      // MFA_RECOVERY_CODES_SHOW_ONCE is false by default, as in allauth: the codes stay readable (encrypted at rest).
+      expect((await user.get("/account/authenticators/recovery-codes")).body.data.unused_codes).toEqual(codes);
+      const stored = await testDatabase.database.selectFrom("identity_authenticator").select("data_json").where("type", "=", "recovery_codes").executeTakeFirstOrThrow();
+      expect(codes.some((code) => stored.data_json.includes(code))).toBe(false);
 
       await user.delete("/auth/session");
       await user.post("/auth/login", { email: "anna@example.ch", password });
@@ -234,6 +237,7 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
       expect((await user.post("/auth/2fa/authenticate", { code: codes[0] })).body.errors[0].code).toBe("incorrect_code");
       expect((await user.post("/auth/2fa/authenticate", { code: codes[1] })).status).toBe(200);
       expect((await user.get("/account/authenticators")).body.data[1]).toMatchObject({ type: "recovery_codes", unused_code_count: 8, last_used_at: expect.any(Number) });
+      expect((await user.get("/account/authenticators/recovery-codes")).body.data.unused_codes).toEqual(codes.slice(2));
 
       const regenerated = await user.post("/account/authenticators/recovery-codes");
       expect(regenerated.body.data).toMatchObject({ type: "recovery_codes", total_code_count: 10, unused_code_count: 10 });
@@ -242,6 +246,17 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
       await user.post("/auth/login", { email: "anna@example.ch", password });
       expect((await user.post("/auth/2fa/authenticate", { code: codes[2] })).body.errors[0].code).toBe("incorrect_code");
       expect((await user.post("/auth/2fa/authenticate", { code: regenerated.body.data.unused_codes[0] })).status).toBe(200);
+    });
+
+    it("should show the codes only once with MFA_RECOVERY_CODES_SHOW_ONCE=true, and keep only their HMACs after that", async () => {
+      const showOnce = createIdentityTestApp(testDatabase, { clock, environment: { MFA_RECOVERY_CODES_SHOW_ONCE: "true" } });
+      const user = await signedIn(showOnce, "anna@example.ch");
+      await activateTotp(user);
+      expect((await user.get("/account/authenticators/recovery-codes")).body.data.unused_codes).toHaveLength(10);
+      expect((await user.get("/account/authenticators/recovery-codes")).body.data).not.toHaveProperty("unused_codes");
+      const regenerated = await user.post("/account/authenticators/recovery-codes");
+      expect(regenerated.body.data.unused_codes).toHaveLength(10);
+      expect((await user.get("/account/authenticators/recovery-codes")).body.data).not.toHaveProperty("unused_codes");
     });
 
     it("should need reauthentication to view codes, accept a recovery code for it, and refuse to generate without a factor", async () => {

@@ -1,3 +1,4 @@
+import type { SecurityEventType } from "../../account/security-events.ts";
 import type { Configuration, IdentityConfiguration } from "../../config.ts";
 import type { AccountStore, UserAccount } from "../email-addresses.ts";
 import { isValidEmail, normalizeEmail } from "../email-addresses.ts";
@@ -24,7 +25,7 @@ export type ProviderServiceInternals = {
   currentPending: (request: IdentityRequest) => PendingState;
   continueLogin: (request: IdentityRequest, account: UserAccount, record: AuthenticationRecord | null, options: { blockedMailIsError: boolean }) => Promise<IdentityResult>;
   isRecentlyAuthenticated: (request: IdentityRequest, account: UserAccount) => Promise<boolean>;
-  sendEmailVerification: (request: IdentityRequest, userId: string, email: string) => Promise<boolean>;
+  sendEmailVerification: (request: IdentityRequest, userId: string, email: string) => Promise<boolean>;  reportSecurityEvent: (request: IdentityRequest, account: UserAccount, type: SecurityEventType, extra?: { method?: string; detail?: string }) => Promise<void>;
 };
 
 /** allauth's error codes on the way back to the callback URL (API.md §8). */
@@ -112,6 +113,7 @@ export function createProviderHandlers(internals: ProviderServiceInternals) {
       }
       throw error;
     }
+    await internals.reportSecurityEvent(request, account, "third_party_account_connected", { detail: provider.name });
     return redirectResult(redirect.callbackUrl);
   }
 

@@ -57,7 +57,7 @@ export function createIdentityTestClient(app: Hono<any>, options: { client?: "br
     if (init.body !== undefined) {
       headers["Content-Type"] = init.body instanceof URLSearchParams ? "application/x-www-form-urlencoded" : "application/json";
     }
-    const fullPath = /^\/(_allauth|dev|messages|accounts)\b/.test(path) ? path : `${base}${path}`;
+    const fullPath = /^\/(_allauth|dev|messages|accounts|api)\b/.test(path) ? path : `${base}${path}`;
     const response = await app.request(fullPath, {
       method,
       headers: { ...headers, ...init.headers },

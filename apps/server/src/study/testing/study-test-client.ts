@@ -65,6 +65,7 @@ export function createStudyTestClient(app: Hono<any>) {
     get: (url: string) => send("GET", url),
     post: (url: string, json?: unknown, options: { withoutCsrf?: boolean } = {}) => send("POST", url, { json: json ?? {}, ...options }),
     postForm: (url: string, form: FormData) => send("POST", url, { form }),
+    patch: (url: string, json?: unknown) => send("PATCH", url, { json: json ?? {} }),
     delete: (url: string, options: { withoutCsrf?: boolean } = {}) => send("DELETE", url, options),
     /** Signs up (the test app has e-mail verification off), which signs this client in. */
     async signUp(email: string): Promise<string> {

@@ -87,6 +87,7 @@ function EmailAddresses() {
       applyListResult(result, emailVerificationByCodeEnabled ? `We have sent a code to ${email}. Enter it below to confirm the address.` : `We have sent a confirmation message to ${email}.`);
     },
     // `form` is a new object on each render, but its submit only uses stable state setters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above.
     [emailVerificationByCodeEnabled],
   );
 

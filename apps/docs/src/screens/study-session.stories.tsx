@@ -1,0 +1,114 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { MemoryRouter } from "react-router";
+import { expect, userEvent, waitFor, within } from "storybook/test";
+import { LoginModal } from "../../../web/app/login-modal/LoginModal.tsx";
+import { useLoginModalStore } from "../../../web/app/login-modal/login-modal-store.ts";
+import { KnownConfiguration, localProvider } from "../../../web/app/providers/provider-test-support.tsx";
+import { FlashcardSessionPage } from "../../../web/app/study/FlashcardSessionPage.tsx";
+import { createFakeStudyApi, type FakeStudyApiOptions } from "./fake-study-api.ts";
+import "../../../web/app/app.css";
+
+type SessionStoryArgs = FakeStudyApiOptions & { mode: "study" | "test"; range: "all" | "new" | "in-progress" };
+
+function SessionOnAPage({ mode, range, ...apiOptions }: SessionStoryArgs) {
+  window.sessionStorage.clear();
+  useLoginModalStore.setState({ state: "closed", step: "initial", options: {} });
+  return (
+    <MemoryRouter initialEntries={[{ pathname: "/study/film/session", state: { mode, range, cardCount: 5, startIndex: 1, endIndex: 8 }, key: `${mode}-${range}` }]}>
+      <KnownConfiguration providers={[localProvider]}>
+        <main className="site-main">
+          <FlashcardSessionPage groupId="film" client={createFakeStudyApi(apiOptions)} />
+        </main>
+        <LoginModal />
+      </KnownConfiguration>
+    </MemoryRouter>
+  );
+}
+
+const meta = {
+  title: "Screens/Study/Flashcard session",
+  render: (args) => <SessionOnAPage {...args} />,
+  args: { mode: "study", range: "all" },
+  parameters: { layout: "fullscreen" },
+  globals: { viewport: { value: "laptop1366" } },
+} satisfies Meta<SessionStoryArgs>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** The card itself (the film's neighbouring lines are on the page too, folded). */
+async function findCard(canvasElement: HTMLElement) {
+  return within(await within(canvasElement).findByRole("button", { name: /^Side A · English/ }));
+}
+
+export const SideA: Story = {
+  play: async ({ canvasElement }) => {
+    const card = await findCard(canvasElement);
+    await expect(card.getByText("Wake up, it's half past seven.")).toBeVisible();
+    await expect(card.queryByText("Vakna, klockan är halv åtta.")).toBeNull();
+    await expect(within(canvasElement).getByText("1 / 5")).toBeVisible();
+  },
+};
+
+export const SideBWithContext: Story = {
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await findCard(canvasElement);
+    await userEvent.keyboard(" ");
+    await expect((await findCard(canvasElement)).getByText("Vakna, klockan är halv åtta.")).toBeVisible();
+    await userEvent.keyboard("c");
+    await expect(page.getByText("Good morning, Anna.")).toBeVisible();
+    await expect(page.getByText("God morgon, Anna.")).toBeVisible();
+  },
+};
+
+export const SideBPhoneDark: Story = { ...SideBWithContext, globals: { viewport: { value: "phone390" }, theme: "dark" } };
+
+export const DoubtfulPair: Story = {
+  args: { doubtfulPairs: [1] },
+  play: async ({ canvasElement }) => {
+    await findCard(canvasElement);
+    await expect(within(canvasElement).getByText("Check this pair", { selector: ".flashcard-doubtful" })).toBeVisible();
+  },
+};
+
+export const TestMode: Story = {
+  args: { mode: "test" },
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await findCard(canvasElement);
+    await expect(page.getByText("Test mode")).toBeVisible();
+    await expect(page.queryByRole("button", { name: "Next" })).toBeNull();
+    await userEvent.click(page.getByRole("button", { name: /^I got it Right/ }));
+    await expect(await page.findByText("2 / 5")).toBeVisible();
+  },
+};
+
+export const Completion: Story = {
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await findCard(canvasElement);
+    await userEvent.click(page.getByRole("button", { name: "Mark as Studied" }));
+    await expect(await page.findByRole("button", { name: "Test These Cards" })).toBeVisible();
+  },
+};
+
+export const MemorizedAll: Story = {
+  args: { box: 5 },
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await expect(await page.findByRole("button", { name: "Review 5 cards" })).toBeVisible();
+  },
+};
+
+export const AnonymousPrompt: Story = {
+  args: { anonymousLimitReached: true },
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement.ownerDocument.body);
+    await waitFor(() => expect(useLoginModalStore.getState().state).toBe("open"));
+    const dialog = await page.findByRole("dialog");
+    // The dialog fades in.
+    await waitFor(() => expect(within(dialog).getByText("Keep Up the Great Work!")).toBeVisible());
+    await expect(within(dialog).getByRole("button", { name: "Continue with email" })).toBeVisible();
+  },
+};

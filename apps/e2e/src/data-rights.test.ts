@@ -1,0 +1,30 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
+import { signUpAndVerify, uniqueEmail, waitForHydration } from "./support/accounts.ts";
+
+const testbed = useBrowserTestbed();
+
+describe("given a signed-in user who wants their data", () => {
+  it("should find 'Download your data' in the settings and download one JSON file with their account in it", async () => {
+    const context = await testbed.browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    try {
+      const email = uniqueEmail("data-export");
+      await signUpAndVerify(page, testbed.server.origin, email);
+      await page.goto(`${testbed.server.origin}/account`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("link", { name: "Download your data" }).click();
+      await page.waitForURL(/\/account\/export$/);
+      await page.locator("main").getByText("You have not uploaded any subtitles yet.").waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.locator("main").getByRole("link", { name: "Download my data" }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^atelier-\d{4}-\d{2}-\d{2}\.json$/);
+      const data = JSON.parse(await readFile((await download.path()) as string, "utf8"));
+      expect(data.account.email_addresses).toEqual([expect.objectContaining({ email, primary: true, verified: true })]);
+      expect(data.sessions.length).toBeGreaterThanOrEqual(1);
+      expect(JSON.stringify(data)).not.toMatch(/password_hash|token_hash|argon2/);
+    } finally {
+      await context.close();
+    }
+  });
+});

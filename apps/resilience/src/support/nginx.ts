@@ -1,0 +1,1 @@
+export { atelierNginxServerBlock, createSelfSignedCertificate, findNginx, startNginx, type NginxTls, type RunningNginx } from "@atelier/server/testing/nginx";

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { lastPairMergeMessage } from "./pair-edits.ts";
+import { ownerOnlyMessage } from "./study-routes.ts";
+import { countStudyRows, createStudyTestApp } from "./testing/study-test-app.ts";
+import { createStudyTestClient, type StudyTestClient } from "./testing/study-test-client.ts";
+
+let testDatabase: TestDatabase;
+let app: ReturnType<typeof createStudyTestApp>;
+let now: Date;
+const clock = () => now;
+
+type Pair = { id: string; english: string; swedish: string; current_box: number; confidence: number };
+
+async function signedIn(email: string): Promise<StudyTestClient> {
+  const client = createStudyTestClient(app);
+  await client.signUp(email);
+  return client;
+}
+
+async function uploadGroup(owner: StudyTestClient, isPublic = "true"): Promise<string> {
+  const response = await owner.upload({ isPublic });
+  expect(response.status, response.text).toBe(201);
+  return response.body.group.id as string;
+}
+
+async function statsOf(client: StudyTestClient, groupId: string) {
+  const response = await client.get(`/api/subtitle-groups/${groupId}/stats/`);
+  expect(response.status, response.text).toBe(200);
+  return response.body as { total: number; pairs: Pair[]; hidden_pairs: { id: string }[] };
+}
+
+async function rate(client: StudyTestClient, pairId: string, rightAnswers: number) {
+  for (let answer = 0; answer < rightAnswers; answer += 1) expect((await client.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true })).status).toBe(200);
+}
+
+describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, on %s", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    now = new Date("2026-03-02T09:00:00.000Z");
+    app = createStudyTestApp(testDatabase, { clock });
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should let the owner edit either side, vouching for the pair, and refuse an empty side or anyone else", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const [first] = (await statsOf(owner, groupId)).pairs;
+    const edited = await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { swedish: "  God  morgon,   Anna!  " });
+    expect(edited.body).toEqual({ pair: { id: first?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna!", confidence: 1 } });
+    expect((await statsOf(owner, groupId)).pairs[0]).toMatchObject({ swedish: "God morgon, Anna!", confidence: 1 });
+    expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "   " })).toMatchObject({ status: 400, body: { error: "The English side cannot be empty." } });
+    expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, {})).toMatchObject({ status: 400 });
+    expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "x".repeat(1_001) })).toMatchObject({ status: 400, body: { error: "Each side can be at most 1000 characters." } });
+    const other = await signedIn("other@example.ch");
+    expect(await other.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "Mine now." })).toMatchObject({ status: 403, body: { error: ownerOnlyMessage } });
+    expect((await statsOf(owner, groupId)).pairs[0]?.english).toBe("Good morning, Anna.");
+  });
+
+  it("should merge a pair with the next, keep each learner's lower box, and refuse to merge the last pair", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const [first, second] = (await statsOf(owner, groupId)).pairs as [Pair, Pair];
+    const learner = await signedIn("learner@example.ch");
+    await rate(learner, first.id, 3);
+    await rate(learner, second.id, 1);
+    const onlyFirst = await signedIn("first-only@example.ch");
+    await rate(onlyFirst, first.id, 2);
+
+    const merged = await owner.post(`/api/subtitle-pairs/${first.id}/merge-next/`);
+    expect(merged.body.pair).toMatchObject({ id: first.id, english: `${first.english} ${second.english}`, swedish: `${first.swedish} ${second.swedish}` });
+    expect(await countStudyRows(testDatabase)).toEqual({ groups: 1, pairs: 13 });
+    expect((await statsOf(learner, groupId)).pairs[0]).toMatchObject({ id: first.id, current_box: 2 });
+    // Never studied the second half: the merged pair is new for this learner.
+    expect((await statsOf(onlyFirst, groupId)).pairs[0]?.current_box).toBe(1);
+    expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(13);
+
+    const last = (await statsOf(owner, groupId)).pairs.at(-1) as Pair;
+    expect(await owner.post(`/api/subtitle-pairs/${last.id}/merge-next/`)).toMatchObject({ status: 400, body: { error: lastPairMergeMessage } });
+  });
+
+  it("should split a pair after whole sentences, copy the progress to both parts, and refuse a split inside a sentence", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const [first, second, third] = (await statsOf(owner, groupId)).pairs as [Pair, Pair, Pair];
+    await owner.post(`/api/subtitle-pairs/${first.id}/merge-next/`);
+    await rate(owner, first.id, 2);
+    expect(await owner.post(`/api/subtitle-pairs/${first.id}/split/`, { english_sentences: 0, swedish_sentences: 1 })).toMatchObject({ status: 400 });
+    expect(await owner.post(`/api/subtitle-pairs/${third.id}/split/`, { english_sentences: 1, swedish_sentences: 1 })).toMatchObject({
+      status: 400,
+      body: { error: "The English side is one sentence: there is no sentence boundary to split it at." },
+    });
+
+    const split = await owner.post(`/api/subtitle-pairs/${first.id}/split/`, { english_sentences: 1, swedish_sentences: 1 });
+    expect(split.status, split.text).toBe(200);
+    expect(split.body.pairs.map((pair: Pair) => [pair.english, pair.swedish])).toEqual([
+      [first.english, first.swedish],
+      [second.english, second.swedish],
+    ]);
+    const pairs = (await statsOf(owner, groupId)).pairs;
+    expect(pairs.slice(0, 3).map((pair) => pair.english)).toEqual([first.english, second.english, third.english]);
+    expect(pairs.slice(0, 2).map((pair) => pair.current_box)).toEqual([3, 3]);
+    expect(await countStudyRows(testDatabase)).toEqual({ groups: 1, pairs: 14 });
+  });
+
+  it("should keep every pair when the owner merges and splits neighbours at once", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const pairs = (await statsOf(owner, groupId)).pairs;
+    await Promise.all([owner.post(`/api/subtitle-pairs/${pairs[0]?.id}/merge-next/`), owner.post(`/api/subtitle-pairs/${pairs[1]?.id}/merge-next/`), owner.post(`/api/subtitle-pairs/${pairs[4]?.id}/merge-next/`)]);
+    const after = (await statsOf(owner, groupId)).pairs;
+    // Whatever order the merges ran in, the text of all 14 pairs is still there, in the film's order.
+    expect(after.map((pair) => pair.english).join(" ")).toBe(pairs.map((pair) => pair.english).join(" "));
+    expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(after.length);
+  });
+
+  it("should let a learner of someone else's public group hide a pair for themselves only, and show it again", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const [first] = (await statsOf(owner, groupId)).pairs as [Pair];
+    const visitor = createStudyTestClient(app);
+    expect((await visitor.post(`/api/subtitle-pairs/${first.id}/hide/`)).body).toEqual({ hidden: true });
+    const hiddenStats = await statsOf(visitor, groupId);
+    expect(hiddenStats.total).toBe(13);
+    expect(hiddenStats.hidden_pairs).toEqual([{ id: first.id, english: first.english, swedish: first.swedish }]);
+    const session = await visitor.get(`/api/subtitle-groups/${groupId}/pairs/?mode=study&range=all&cardCount=20`);
+    expect(session.body.pairs.some((pair: Pair) => pair.id === first.id)).toBe(false);
+    expect((await statsOf(owner, groupId)).total).toBe(14);
+    expect(await visitor.delete(`/api/subtitle-pairs/${first.id}/hide/`)).toMatchObject({ status: 200, body: { hidden: false } });
+    expect((await statsOf(visitor, groupId)).total).toBe(14);
+  });
+
+  it("should answer 404 to edits of a private group's pair by anyone but its owner", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner, "false");
+    const [first] = (await statsOf(owner, groupId)).pairs as [Pair];
+    const other = await signedIn("other@example.ch");
+    for (const request of [other.patch(`/api/subtitle-pairs/${first.id}/`, { english: "x" }), other.post(`/api/subtitle-pairs/${first.id}/merge-next/`), other.post(`/api/subtitle-pairs/${first.id}/hide/`)]) {
+      expect((await request).status).toBe(404);
+    }
+  });
+});
