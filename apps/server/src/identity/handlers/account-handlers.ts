@@ -1,0 +1,117 @@
+import { primaryEmailOf } from "../email-addresses.ts";
+import { epochSecondsOf, passkeyLoginOffered } from "../flows.ts";
+import type { IdentityDependencies } from "../identity-dependencies.ts";
+import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
+import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { authenticationResult, continueLogin, reportSecurityEvent, signUp } from "../login-stages.ts";
+import { validateNewPassword, verifyPassword } from "../passwords.ts";
+import { describeSocialProviders } from "../providers/provider-description.ts";
+import { consumeOr429, currentPending, requireAccount } from "../request-guards.ts";
+import { dataResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
+import type { SessionState } from "../sessions.ts";
+
+export async function config(deps: IdentityDependencies): Promise<IdentityResult> {
+  const { settings } = deps;
+  return dataResult({
+    account: {
+      login_methods: ["email"],
+      is_open_for_signup: true,
+      email_verification_by_code_enabled: settings.emailVerificationByCodeEnabled,
+      login_by_code_enabled: settings.loginByCodeEnabled,
+      password_reset_by_code_enabled: settings.passwordResetByCodeEnabled,
+      authentication_method: "email",
+    },
+    socialaccount: { providers: describeSocialProviders(settings.socialProviders) },
+    mfa: { supported_types: settings.mfa.supportedTypes, passkey_login_enabled: passkeyLoginOffered(settings) },
+    usersessions: { track_activity: settings.trackUserSessionActivity },
+  });
+}
+
+export async function getSession(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
+  return authenticationResult(deps, request);
+}
+
+export async function deleteSession(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
+  const { settings, sessions } = deps;
+  if (request.session) {
+    await sessions.delete(request.session.id);
+    request.session = null;
+  }
+  request.account = null;
+  request.sessionEnded = true;
+  request.issuedToken = null;
+  return unauthenticatedResult(settings, {});
+}
+
+export async function login(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
+  const { settings, accounts, limits } = deps;
+  await consumeOr429(deps, "login", { ip: request.ip });
+  const body = await readBody(request.c);
+  const errors: IdentityErrorItem[] = [];
+  const email = emailField(body, "email", errors);
+  const password = stringField(body, "password");
+  if (password === "") {
+    errors.push(errorItem("required", "password"));
+  }
+  throwIfAny(errors);
+  const failedLogins = await limits.consume("login_failed", { ip: request.ip, key: email });
+  if (failedLogins.status === "limited") {
+    throw new IdentityInputError([errorItem("too_many_login_attempts")]);
+  }
+  const account = await accounts.findByEmail(email);
+  const passwordMatches = await verifyPassword(account?.passwordHash ?? null, password);
+  if (!account || !passwordMatches) {
+    if (account) {
+      await reportSecurityEvent(deps, request, account, "sign_in_failed", { method: "password" });
+    }
+    throw new IdentityInputError([errorItem("email_password_mismatch", "password")]);
+  }
+  if (request.account) {
+    throw new IdentityStatusError(409, "Already signed in.");
+  }
+  await limits.rollback(failedLogins);
+  if (!account.isActive) {
+    return unauthenticatedResult(settings, currentPending(request));
+  }
+  return continueLogin(deps, request, account, { method: "password", at: epochSecondsOf(request.now), email }, { blockedMailIsError: true });
+}
+
+export async function signup(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
+  await consumeOr429(deps, "signup", { ip: request.ip });
+  const body = await readBody(request.c);
+  const errors: IdentityErrorItem[] = [];
+  const email = emailField(body, "email", errors);
+  const password = stringField(body, "password");
+  if (password === "") {
+    errors.push(errorItem("required", "password"));
+  } else {
+    errors.push(...validateNewPassword(password, "password"));
+  }
+  throwIfAny(errors);
+  return signUp(deps, request, email, password);
+}
+
+export async function reauthenticate(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
+  const { sessions, limits } = deps;
+  const account = requireAccount(request);
+  await consumeOr429(deps, "reauthenticate", { ip: request.ip, user: account.id });
+  const body = await readBody(request.c);
+  const password = stringField(body, "password");
+  throwIfAny(password === "" ? [errorItem("required", "password")] : []);
+  const key = primaryEmailOf(account) ?? account.id;
+  const failedLogins = await limits.consume("login_failed", { ip: request.ip, key });
+  if (failedLogins.status === "limited") {
+    throw new IdentityInputError([errorItem("too_many_login_attempts")]);
+  }
+  if (!(await verifyPassword(account.passwordHash, password))) {
+    throw new IdentityInputError([errorItem("incorrect_password", "password")]);
+  }
+  await limits.rollback(failedLogins);
+  const session = request.session as SessionState;
+  session.methods = [...session.methods, { method: "password", at: epochSecondsOf(request.now), reauthenticated: true }];
+  await sessions.saveMethods(session.id, session.methods);
+  return authenticationResult(deps, request);
+}
+
+/** allauth's configuration, session, login, signup and reauthentication endpoints. */
+export const accountHandlers = { config, getSession, deleteSession, login, signup, reauthenticate } satisfies Record<string, IdentityHandler>;
