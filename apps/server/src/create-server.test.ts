@@ -62,11 +62,21 @@ describe("given the default development configuration", () => {
     expect(await page.text()).toContain("No mail has been sent yet.");
   });
 
-  it.each(["/api/unknown", "/messages/unknown", "/captcha", "/dev/nothing", "/_allauth/browser/v1/auth", "/user/1", "/stripe/webhook"])("should answer the unknown API path %s with a JSON 404", async (apiPath) => {
+  it.each(["/messages/unknown", "/captcha", "/dev/nothing", "/user/1", "/stripe/webhook", "/api/account/unknown"])("should answer the unknown API path %s with a JSON 404", async (apiPath) => {
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
     const response = await app.request(apiPath);
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: expect.stringContaining(apiPath) });
+  });
+
+  it("should answer an unknown path of the study API and of allauth's API in that API's own shape", async () => {
+    const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
+    const study = await app.request("/api/unknown");
+    expect(study.status).toBe(404);
+    expect(await study.json()).toEqual({ error: expect.stringContaining("/api/unknown") });
+    const allauth = await app.request("/_allauth/browser/v1/auth");
+    expect(allauth.status).toBe(404);
+    expect(await allauth.json()).toEqual({ status: 404, message: expect.stringContaining("/_allauth/browser/v1/auth") });
   });
 
   it("should answer an unexpected error with a generic 500 message and log it", async () => {

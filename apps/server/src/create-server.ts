@@ -2,9 +2,8 @@ import { createAccountRoutes } from "./account/account-routes.ts";
 import { createSecurityEventLog } from "./account/security-events.ts";
 import { Hono } from "hono";
 import { compress } from "hono/compress";
-import { HTTPException } from "hono/http-exception";
 import { createAccountDataRoutes } from "./account/account-export.ts";
-import { createBillingModule, type BillingProvider } from "./billing/index.ts";
+import { createBillingModule, devBillingErrorPage, type BillingProvider } from "./billing/index.ts";
 import { createAltchaCaptcha } from "./captcha/altcha-captcha.ts";
 import type { Captcha, CaptchaPublicSettings } from "./captcha/captcha.ts";
 import { createCaptchaRoutes } from "./captcha/captcha-routes.ts";
@@ -12,9 +11,9 @@ import { createRecaptchaCaptcha } from "./captcha/recaptcha-captcha.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import type { AnalyticsConfiguration, Configuration } from "./config.ts";
 import { createContactRoutes } from "./contact/contact-routes.ts";
-import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "./database/database-errors.ts";
 import type { AtelierDatabase } from "./database/open-database.ts";
-import { HttpError, internalServerErrorMessage } from "./http/http-errors.ts";
+import { createErrorHandler } from "./http/error-responses.ts";
+import { HttpError } from "./http/http-errors.ts";
 import { createRequestBodyLimits } from "./http/request-body-limits.ts";
 import {
   createCsrfMiddleware,
@@ -34,7 +33,7 @@ import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
 import { createCloseConnectionsWhileDrainingMiddleware, createHealthRoutes, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
-import { createStudyCsrfFailureShape, createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
+import { createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/accounts", "/user", "/stripe"] as const;
@@ -105,20 +104,6 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
     console.warn(`The database is unavailable; answering 503 until it is back (${error instanceof Error ? error.message : String(error)}).`);
   };
 
-  app.onError((error, c) => {
-    if (error instanceof HttpError) {
-      return c.json({ message: error.publicMessage }, error.status as 400, error.headers);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return c.json({ message: error.message || "The request could not be processed." }, error.status);
-    }
-    if (isDatabaseUnavailableError(error)) {
-      warnDatabaseUnavailable(error);
-      return c.json(databaseUnavailableBodyOf(c.req.path), 503, { "Retry-After": String(databaseUnavailableRetryAfterSeconds) });
-    }
-    console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
-    return c.json({ message: internalServerErrorMessage }, 500);
-  });
 
   app.use(createSecurityHeadersMiddleware(configuration));
   app.use(createCloseConnectionsWhileDrainingMiddleware(lifecycle));
@@ -131,8 +116,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   // Body limits run before the CSRF check, which may read a form body itself; the upload keeps its own larger limit.
   app.use(createRequestBodyLimits());
   app.use("/api/upload-subtitles/*", createUploadBodyLimit());
-  app.use("/api/*", createStudyCsrfFailureShape());
-  app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
+    app.use(createCsrfMiddleware({ publicOrigin: configuration.publicOrigin, exemptPathPrefixes: csrfExemptPathPrefixes }));
   app.use(createIdentityContextMiddleware(identity));
 
   app.get("/site-config", (c) => {
@@ -182,9 +166,17 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   );
   app.route("/", billing.routes);
   app.use("/dev/*", createThisMachineOnlyMiddleware());
-  if (billing.devPages && configuration.environment !== "production") {
+  const devBillingPagesMounted = billing.devPages !== null && configuration.environment !== "production";
+  if (billing.devPages && devBillingPagesMounted) {
     app.route("/dev/billing", billing.devPages);
   }
+  // Registered last so it knows whether the development billing pages (whose errors are pages) are here.
+  app.onError(
+    createErrorHandler({
+      onDatabaseUnavailable: warnDatabaseUnavailable,
+      ...(devBillingPagesMounted ? { renderPage: (error: HttpError) => devBillingErrorPage(error, configuration.publicOrigin) } : {}),
+    }),
+  );
   if (configuration.environment !== "test") {
     // The first upload would otherwise pay the parse worker's start-up (~0.5 s).
     warmUpSubtitleParseWorker();
@@ -203,13 +195,6 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production", publicOrigin: configuration.publicOrigin }));
 
   return app;
-}
-
-/** The 503 answer in each API's own shape: the study API's failures carry `error`, the identity API's `status`. */
-function databaseUnavailableBodyOf(path: string): Record<string, string | number> {
-  if (path.startsWith("/api/")) return { message: databaseUnavailableMessage, error: databaseUnavailableMessage };
-  if (path.startsWith("/_allauth/")) return { status: 503, message: databaseUnavailableMessage };
-  return { message: databaseUnavailableMessage };
 }
 
 function createDefaultMailer(configuration: Configuration, database: AtelierDatabase, clock: Clock): Mailer {

@@ -103,6 +103,17 @@ async function main(): Promise<void> {
     if (lifecycle.state === "draining") {
       return;
     }
+    // The port closes first, in this very callback: a proxy's next connection is refused and goes to another process
+    // before it sends anything. Answers with `Connection: close` (below) make the proxy open new connections, and one
+    // that the kernel accepted before a later close would be reset with its request sent: a POST the proxy must not
+    // retry, so a 502 (seen with the close one event-loop turn later: 1 to 3 per drain under 200 learners).
+    // Not http.Server#close: it also closes idle keep-alive connections (Node ≥ 19), on which a proxy may be sending
+    // a request at that very moment. The proxy's next request on one is answered with `Connection: close`; those it
+    // leaves idle are closed once idle 2 s, or at the deadline.
+    netServerClose.call(server, () => {
+      clearTimeout(deadline);
+      closeEverythingElse("Drained");
+    });
     lifecycle.state = "draining";
     const startedAt = performance.now();
     console.info(`Received ${signal}; no new connections, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
@@ -132,17 +143,6 @@ async function main(): Promise<void> {
       closeEverythingElse("Drain cut off");
     }, drainDeadlineMilliseconds);
     deadline.unref();
-    // Stops listening (a proxy's next connection is refused and goes to another process) once this turn of the event
-    // loop has accepted the connections already queued, which closing the port would reset with their request.
-    // Not http.Server#close: it also closes idle keep-alive connections (Node ≥ 19), on which a proxy may be sending
-    // a request at that very moment. The proxy's next request on one is answered with `Connection: close`; those it
-    // leaves idle are closed at the deadline.
-    setImmediate(() =>
-      netServerClose.call(server, () => {
-        clearTimeout(deadline);
-        closeEverythingElse("Drained");
-      }),
-    );
   };
   process.on("SIGINT", () => close("SIGINT"));
   process.on("SIGTERM", () => close("SIGTERM"));

@@ -1,8 +1,9 @@
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { escapeHtml } from "../http/escape-html.ts";
+import type { HttpError } from "../http/http-errors.ts";
 import { createCsrfToken, csrfCookieName, csrfFormFieldName, setCsrfCookie } from "../identity/csrf.ts";
-import { DevBillingError, type DevProvider } from "./dev-provider.ts";
+import type { DevProvider } from "./dev-provider.ts";
 import type { PlanCatalogue, PlanPrice } from "./plans.ts";
 
 const style =
@@ -49,6 +50,16 @@ function button(action: string, label: string, csrfToken: string, fields: Record
 }
 
 /**
+ * The page of a failed development checkout or portal step: the server's one `onError` renders it for `/dev/billing/`.
+ *
+ * @example
+ * app.onError(createErrorHandler({ renderPage: (error) => devBillingErrorPage(error, publicOrigin) }));
+ */
+export function devBillingErrorPage(error: HttpError, publicOrigin: string): string {
+  return page("This did not work", `<p class="note error" role="alert">${escapeHtml(error.message)}</p><p><a href="${escapeHtml(publicOrigin)}/pricing">Back to the shop</a></p>`);
+}
+
+/**
  * The development provider's checkout and portal pages (`/dev/billing/…`), mounted only with the dev provider.
  * Buttons post forms to this server (CSRF field included) and redirect (303) afterwards.
  */
@@ -61,13 +72,6 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
   app.use(async (c, next) => {
     await next();
     c.header("Cache-Control", "no-store");
-  });
-
-  app.onError((error, c) => {
-    if (error instanceof DevBillingError) {
-      return c.html(page("This did not work", `<p class="note error" role="alert">${escapeHtml(error.message)}</p><p><a href="${escapeHtml(options.publicOrigin)}/pricing">Back to the shop</a></p>`), 409);
-    }
-    throw error;
   });
 
   const notFound = (c: Context, what: string) =>

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { HttpError } from "../http/http-errors.ts";
 import type { DatabaseSchema, DevBillingSubscriptionTable } from "../database/schema.ts";
 import type { BillingProvider } from "./billing-provider.ts";
 import type { PlanCatalogue } from "./plans.ts";
@@ -29,7 +30,13 @@ function addInterval(date: Date, interval: "month" | "year"): number {
   return Math.floor(end.getTime() / 1000);
 }
 
-export class DevBillingError extends Error {}
+/** A development checkout or portal step that cannot be done (answered 409 with a page). */
+export class DevBillingError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+    this.name = "DevBillingError";
+  }
+}
 
 /** No id holds U+0000, and PostgreSQL refuses it in a query (a 500): such an id names nothing. */
 function isPossibleId(id: string): boolean {

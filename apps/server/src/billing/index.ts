@@ -6,6 +6,7 @@ import type { BillingProvider } from "./billing-provider.ts";
 import { createBillingRoutes } from "./billing-routes.ts";
 import { createBillingService, type BillingService } from "./billing-service.ts";
 import { createDevBillingPages } from "./dev-billing-pages.ts";
+export { devBillingErrorPage } from "./dev-billing-pages.ts";
 import { createDevProvider, type WebhookDelivery } from "./dev-provider.ts";
 import { createPlanCatalogue, developmentPriceId, type PlanCatalogue } from "./plans.ts";
 import { createStripeProvider } from "./stripe-provider.ts";

@@ -1,21 +1,39 @@
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export type HttpErrorOptions = {
+  cause?: unknown;
+  headers?: Record<string, string>;
+  /** An allauth-style error code (`csrf_failed`): the answer then also carries `status` and `errors: [{ message, code }]`. */
+  code?: string;
+  /** Raised by the server itself (CSRF, a database away), not by one API: the study API's answer keeps `message` too. */
+  fromTheServer?: boolean;
+};
+
 /**
- * An error whose status and message may be shown to the client as `{ message }`.
- * Thrown anywhere in a request; `app.onError` turns it into the response.
+ * An error whose status and message may be shown to the client; Hono's `HTTPException` with the headers and code the
+ * answer needs. Thrown anywhere in a request; the server's one `onError` (`http/error-responses.ts`) answers it in the
+ * shape of the API the path belongs to.
  *
  * @example
  * throw new HttpError(404, "There is no painting with this identifier.");
  */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly publicMessage: string;
+export class HttpError extends HTTPException {
   readonly headers: Record<string, string>;
+  readonly code: string | undefined;
+  readonly fromTheServer: boolean;
 
-  constructor(status: number, publicMessage: string, options: { cause?: unknown; headers?: Record<string, string> } = {}) {
-    super(publicMessage, { cause: options.cause });
+  constructor(status: ContentfulStatusCode, publicMessage: string, options: HttpErrorOptions = {}) {
+    super(status, { message: publicMessage, cause: options.cause });
     this.name = "HttpError";
-    this.status = status;
-    this.publicMessage = publicMessage;
     this.headers = options.headers ?? {};
+    this.code = options.code;
+    this.fromTheServer = options.fromTheServer ?? false;
+  }
+
+  /** The sentence the client is shown. */
+  get publicMessage(): string {
+    return this.message;
   }
 }
 

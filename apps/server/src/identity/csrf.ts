@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { HttpError } from "../http/http-errors.ts";
 import { constantTimeEquals } from "./secrets.ts";
 import { randomBytes } from "node:crypto";
 
@@ -25,9 +26,9 @@ export function setCsrfCookie(c: Context, token: string, secure: boolean): void 
   setCookie(c, csrfCookieName, token, { path: "/", sameSite: "Lax", secure, httpOnly: false, maxAge: 365 * 24 * 3600 });
 }
 
-function csrfFailure(c: Context, reason: string): Response {
-  const message = `CSRF verification failed: ${reason}`;
-  return c.json({ status: 403, message, errors: [{ message, code: "csrf_failed" }] }, 403);
+/** Django's 403 for allauth's clients: `status`, `message` and `errors: [{ code: "csrf_failed" }]` on every API. */
+function csrfFailure(reason: string): never {
+  throw new HttpError(403, `CSRF verification failed: ${reason}`, { code: "csrf_failed", fromTheServer: true });
 }
 
 function originOf(url: string | undefined): string | null {
@@ -64,7 +65,7 @@ async function readSubmittedToken(c: Context): Promise<string | null> {
  * - every GET/HEAD answer sets a `csrftoken` cookie when the request had none, so a page always has a token;
  * - every POST/PUT/PATCH/DELETE (except the exempt prefixes) needs an `Origin` (or, without it, a `Referer`) equal
  *   to `publicOrigin`, and the cookie's value echoed in `X-CSRFToken` or, for form posts, `csrfmiddlewaretoken`.
- * A failure is answered with a JSON 403 before any handler runs.
+ * A failure throws a 403 `HttpError` (code `csrf_failed`) before any handler runs.
  *
  * @example
  * app.use(createCsrfMiddleware({ publicOrigin: "https://atelier.example", exemptPathPrefixes: ["/_allauth/app/"] }));
@@ -80,20 +81,20 @@ export function createCsrfMiddleware(options: { publicOrigin: string; exemptPath
       }
       const requestOrigin = c.req.header("origin") ?? originOf(c.req.header("referer"));
       if (!requestOrigin) {
-        return csrfFailure(c, "the request has neither an Origin nor a Referer header.");
+        return csrfFailure("the request has neither an Origin nor a Referer header.");
       }
       if (requestOrigin !== options.publicOrigin) {
-        return csrfFailure(c, `the origin ${requestOrigin} is not ${options.publicOrigin}.`);
+        return csrfFailure(`the origin ${requestOrigin} is not ${options.publicOrigin}.`);
       }
       if (!cookieToken) {
-        return csrfFailure(c, "the csrftoken cookie is missing; load a page or GET /_allauth/browser/v1/config first.");
+        return csrfFailure("the csrftoken cookie is missing; load a page or GET /_allauth/browser/v1/config first.");
       }
       const submittedToken = await readSubmittedToken(c);
       if (!submittedToken) {
-        return csrfFailure(c, `send the csrftoken cookie's value in the ${csrfHeaderName} header.`);
+        return csrfFailure(`send the csrftoken cookie's value in the ${csrfHeaderName} header.`);
       }
       if (!constantTimeEquals(submittedToken, cookieToken)) {
-        return csrfFailure(c, `the ${csrfHeaderName} header does not match the csrftoken cookie.`);
+        return csrfFailure(`the ${csrfHeaderName} header does not match the csrftoken cookie.`);
       }
       await next();
       return;

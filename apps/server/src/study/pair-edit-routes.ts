@@ -17,6 +17,7 @@ import {
   updatePairSides,
   type EditablePair,
 } from "./pair-edits.ts";
+import { jsonBody, pairSidesBodySchema, pairSidesExample, splitBodySchema, splitExample } from "./study-validation.ts";
 import type { SubtitleGroupRow } from "./study-store.ts";
 
 export type PairEditRouteDependencies = {
@@ -27,7 +28,6 @@ export type PairEditRouteDependencies = {
   loadVisiblePair: (pairId: string, learner: Learner) => Promise<{ pair: { id: string; group_id: string }; group: SubtitleGroupRow }>;
   /** 403 unless the learner owns the group. */
   requireOwner: (group: SubtitleGroupRow, learner: Learner) => void;
-  readJsonObject: (c: Context, example: string) => Promise<Record<string, unknown>>;
   pairNotFoundMessage: string;
 };
 
@@ -42,7 +42,7 @@ function pairJson(pair: EditablePair) {
  * neighbour would otherwise lose a pair).
  */
 export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDependencies): void {
-  const { database, clock, learnerOf, loadVisiblePair, requireOwner, readJsonObject, pairNotFoundMessage } = dependencies;
+  const { database, clock, learnerOf, loadVisiblePair, requireOwner, pairNotFoundMessage } = dependencies;
 
   const editAsOwner = async <Result>(c: Context, edit: (transaction: Transaction<DatabaseSchema>, pair: EditablePair) => Promise<Result>) => {
     const learner = await learnerOf(c);
@@ -56,8 +56,8 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     });
   };
 
-  app.patch("/subtitle-pairs/:id/", async (c) => {
-    const body = await readJsonObject(c, '{ "english": "Good morning.", "swedish": "God morgon." }');
+  app.patch("/subtitle-pairs/:id/", jsonBody(pairSidesBodySchema, pairSidesExample), async (c) => {
+    const body = c.req.valid("json");
     const sides = { english: readPairSide(body.english, "english"), swedish: readPairSide(body.swedish, "swedish") };
     if (sides.english === undefined && sides.swedish === undefined) throw new RequestValidationError("Please send the English side, the Swedish side or both.");
     const pair = await editAsOwner(c, (transaction, current) => updatePairSides(transaction, current, sides));
@@ -69,8 +69,8 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     return c.json({ pair: pairJson(pair) });
   });
 
-  app.post("/subtitle-pairs/:id/split/", async (c) => {
-    const body = await readJsonObject(c, '{ "english_sentences": 1, "swedish_sentences": 1 }');
+  app.post("/subtitle-pairs/:id/split/", jsonBody(splitBodySchema, splitExample), async (c) => {
+    const body = c.req.valid("json");
     const pairs = await editAsOwner(c, (transaction, current) => splitPair(transaction, current, readSplitPoint(body, current)));
     return c.json({ pairs: pairs.map(pairJson) });
   });

@@ -256,6 +256,13 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(boxes).toEqual([2, 3, 4, 5, 5, 1, 2]);
       await learner.post(`/api/subtitle-pairs/${other?.id}/rate/`, { is_correct: false });
       expect((await learner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, { is_correct: "yes" })).body).toEqual({ error: "is_correct must be true or false." });
+      // Validated at the edge: a body that is not JSON, or not an object, changes nothing and says what to send.
+      const asForm = new FormData();
+      asForm.set("is_correct", "true");
+      const formAnswer = await learner.postForm(`/api/subtitle-pairs/${pair?.id}/rate/`, asForm);
+      expect(formAnswer.status).toBe(400);
+      expect(formAnswer.body).toEqual({ error: 'Please send a JSON body such as { "is_correct": true }, with the header Content-Type: application/json.' });
+      expect((await learner.post(`/api/subtitle-pairs/${pair?.id}/rate/`, [true])).body).toEqual({ error: 'Please send a JSON body such as { "is_correct": true }.' });
       const stats = await learner.get(`/api/subtitle-groups/${group.id}/stats/`);
       expect(stats.body).toMatchObject({
         id: group.id,

@@ -8,18 +8,13 @@ import {
   mergeLearnerProgress,
   rateCard,
   selectSessionCards,
-  type SessionConfig,
-  type SessionMode,
-  type StudyRange,
 } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
-import { HTTPException } from "hono/http-exception";
 import type { Clock } from "../clock.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
-import { isDatabaseUnavailableError } from "../database/database-errors.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { HttpError, RequestValidationError, internalServerErrorMessage } from "../http/http-errors.ts";
+import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
 import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, resolveLearner, type Learner } from "./learner.ts";
 import {
@@ -52,6 +47,7 @@ import {
   type SubtitleGroupRow,
 } from "./study-store.ts";
 import { cleanName, maximumGroupNameLength, readSubtitleUpload } from "./subtitle-upload.ts";
+import { jsonBody, markStudiedBodySchema, markStudiedExample, queryOf, ratingBodySchema, ratingExample, renameBodySchema, renameExample, sessionQuerySchema } from "./study-validation.ts";
 
 export const groupNotFoundMessage = "This subtitle group does not exist.";
 export const pairNotFoundMessage = "This flashcard pair does not exist.";
@@ -61,9 +57,6 @@ export const anonymousLimitMessage = "You have memorized 5 cards. Please sign in
 export const studyApiRateLimit = { maximumRequests: 600, windowMilliseconds: 60_000 };
 /** Uploads per user: each costs two parses and an alignment. */
 export const uploadRateLimit = { maximumRequests: 10, windowMilliseconds: 10 * 60_000 };
-
-/** The most ids one mark-studied call may name (a session holds at most 250 cards; a whole group is allowed). */
-const maximumMarkStudiedIds = 50_000;
 
 export type StudyRoutesOptions = {
   database: AtelierDatabase;
@@ -114,71 +107,9 @@ async function loadVisiblePair(database: AtelierDatabase, pairId: string, learne
   return { pair, group };
 }
 
-async function readJsonObject(c: Context, example: string): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new RequestValidationError(`Please send a JSON body such as ${example}.`);
-  }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new RequestValidationError(`Please send a JSON body such as ${example}.`);
-  }
-  return body as Record<string, unknown>;
-}
-
-const rangeAliases: Record<string, StudyRange> = {
-  new: "new",
-  "in-progress": "in-progress",
-  in_progress: "in-progress",
-  inProgress: "in-progress",
-  memorized: "memorized",
-  all: "all",
-  reviewing: "reviewing",
-};
-
-/** A query value, or undefined when absent, empty, or the string "undefined" / "null" (spec §7). */
-function queryValue(c: Context, name: string): string | undefined {
-  const value = c.req.query(name);
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  return trimmed === "" || trimmed === "undefined" || trimmed === "null" ? undefined : trimmed;
-}
-
-function wholeNumberQuery(c: Context, name: string): number | undefined {
-  const value = queryValue(c, name);
-  if (value === undefined) return undefined;
-  const number = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(number) || number < 1) {
-    throw new RequestValidationError(`${name} must be a whole number of 1 or more.`);
-  }
-  return number;
-}
-
-/** The session config of the pairs query (spec §2.13, §7); defaults: study, all, every card. */
-export function parseSessionQuery(c: Context): SessionConfig {
-  const modeValue = queryValue(c, "mode") ?? "study";
-  if (modeValue !== "study" && modeValue !== "test") {
-    throw new RequestValidationError("mode must be study or test.");
-  }
-  const rangeValue = queryValue(c, "range") ?? "all";
-  const range = Object.hasOwn(rangeAliases, rangeValue) ? rangeAliases[rangeValue] : undefined;
-  if (range === undefined) {
-    throw new RequestValidationError("range must be new, in-progress, memorized, all or reviewing.");
-  }
-  const config: SessionConfig = { mode: modeValue satisfies SessionMode, range };
-  const cardCount = wholeNumberQuery(c, "cardCount");
-  const startIndex = wholeNumberQuery(c, "startIndex");
-  const endIndex = wholeNumberQuery(c, "endIndex");
-  if (cardCount !== undefined) config.cardCount = cardCount;
-  if (startIndex !== undefined) config.startIndex = startIndex;
-  if (endIndex !== undefined) config.endIndex = endIndex;
-  return config;
-}
-
 /**
  * The study API of spec §7 under `/api`: subtitle groups, upload, pairs, ratings, progress and export.
- * Every failure answers `{ error }` (this API's field, unlike the rest of the server's `{ message }`).
+ * Every failure answers `{ error }` (this API's field; the server's `onError` picks it for `/api/`, see `http/error-responses.ts`).
  *
  * @example
  * app.route("/api", createStudyRoutes({ database, clock, secureCookies: false }));
@@ -186,19 +117,6 @@ export function parseSessionQuery(c: Context): SessionConfig {
 export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const { database, clock, secureCookies, entitlementsOfUser } = options;
   const app = new Hono();
-
-  app.onError((error, c) => {
-    if (error instanceof HttpError) {
-      return c.json({ error: error.publicMessage }, error.status as 400, error.headers);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      return c.json({ error: error.message || "The request could not be processed." }, error.status);
-    }
-    // The server's handler answers every API's "database away" alike: 503 with Retry-After.
-    if (isDatabaseUnavailableError(error)) throw error;
-    console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
-    return c.json({ error: internalServerErrorMessage }, 500);
-  });
 
   // Answers depend on the learner and change with every rating.
   app.use(async (c, next) => {
@@ -287,15 +205,11 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     return c.json({ group: groupJson({ ...group, is_public: isPublic }, userIdOf(learner)) });
   });
 
-  app.post("/subtitle-groups/:id/rename/", async (c) => {
+  app.post("/subtitle-groups/:id/rename/", jsonBody(renameBodySchema, renameExample), async (c) => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
     requireOwner(group, learner);
-    const body = await readJsonObject(c, '{ "name": "Season 1, episode 2" }');
-    if (body.name !== undefined && body.name !== null && typeof body.name !== "string") {
-      throw new RequestValidationError("name must be text.");
-    }
-    const name = cleanName(typeof body.name === "string" ? body.name : "");
+    const name = cleanName(c.req.valid("json").name ?? "");
     if (name.length > maximumGroupNameLength) {
       throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
     }
@@ -347,9 +261,9 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     });
   });
 
-  app.get("/subtitle-groups/:id/pairs/", async (c) => {
+  app.get("/subtitle-groups/:id/pairs/", queryOf(sessionQuerySchema), async (c) => {
     const learner = await learnerOf(c);
-    const config = parseSessionQuery(c);
+    const config = c.req.valid("query");
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
     const [{ pairs }, progress] = await Promise.all([studiedPairsOf(group.id, learner), listGroupProgress(database, learner.key, group.id)]);
     const progressByPairId = indexProgressByPairId(progress);
@@ -376,14 +290,10 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     });
   });
 
-  app.post("/subtitle-pairs/:id/rate/", async (c) => {
+  app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
     const learner = await learnerOf(c);
     const { pair } = await loadVisiblePair(database, c.req.param("id"), learner);
-    const body = await readJsonObject(c, '{ "is_correct": true }');
-    if (typeof body.is_correct !== "boolean") {
-      throw new RequestValidationError("is_correct must be true or false.");
-    }
-    const isCorrect = body.is_correct;
+    const isCorrect = c.req.valid("json").is_correct;
     const now = clock();
     const outcome = await database.transaction().execute(async (transaction) => {
       // One rating of a learner at a time, in every process: the limit's count and the box's read-modify-write would
@@ -414,14 +324,10 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     return c.body(null, 204);
   });
 
-  app.post("/subtitle-groups/:id/mark-studied/", async (c) => {
+  app.post("/subtitle-groups/:id/mark-studied/", jsonBody(markStudiedBodySchema, markStudiedExample), async (c) => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    const body = await readJsonObject(c, '{ "pairIds": ["…"] }');
-    const pairIds = body.pairIds;
-    if (!Array.isArray(pairIds) || pairIds.length > maximumMarkStudiedIds || !pairIds.every((id): id is string => typeof id === "string")) {
-      throw new RequestValidationError("pairIds must be a list of flashcard pair ids.");
-    }
+    const { pairIds } = c.req.valid("json");
     const uniqueIds = [...new Set(pairIds)];
     const now = clock();
     await database.transaction().execute(async (transaction) => {
@@ -491,7 +397,6 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     learnerOf,
     loadVisiblePair: (pairId, learner) => loadVisiblePair(database, pairId, learner),
     requireOwner,
-    readJsonObject,
     pairNotFoundMessage,
   });
 

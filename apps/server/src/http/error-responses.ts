@@ -1,0 +1,79 @@
+import type { Context, ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "../database/database-errors.ts";
+import { HttpError, internalServerErrorMessage } from "./http-errors.ts";
+
+/**
+ * The shape of an error answer, by API: allauth's envelope (`{ status, errors }`), the study API's `{ error }` (spec
+ * §7), an HTML page for the development billing pages, and `{ message }` everywhere else.
+ */
+export type ErrorShape = "allauth" | "study" | "page" | "message";
+
+function isBelow(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** Which API a path belongs to, and so the shape of its error answers. */
+export function errorShapeOf(path: string): ErrorShape {
+  if (isBelow(path, "/_allauth")) return "allauth";
+  if (isBelow(path, "/api/account")) return "message";
+  if (isBelow(path, "/api")) return "study";
+  if (isBelow(path, "/dev/billing")) return "page";
+  return "message";
+}
+
+/** The JSON body of an error answer in one API's shape. */
+export function errorBodyOf(shape: Exclude<ErrorShape, "page">, error: HttpError): Record<string, unknown> {
+  const message = error.message;
+  const envelope = error.code === undefined ? {} : { status: error.status, errors: [{ message, code: error.code }] };
+  switch (shape) {
+    case "allauth":
+      return { status: error.status, message, ...envelope };
+    case "study":
+      return error.fromTheServer ? { message, error: message, ...envelope } : { error: message };
+    case "message":
+      return { message, ...envelope };
+    default:
+      return shape satisfies never;
+  }
+}
+
+export type ErrorHandlerOptions = {
+  /** Renders an error page for the `page` shape (the development billing pages); without it those get JSON. */
+  renderPage?: (error: HttpError) => string;
+  /** Told of each failure of the database (at most once per outage is the caller's choice). */
+  onDatabaseUnavailable?: (error: unknown) => void;
+};
+
+/**
+ * The server's one `onError`: typed errors (`HttpError`, Hono's `HTTPException`, a database that is away) become
+ * answers in the shape of the API the path belongs to; anything else is logged and answered with a generic 500.
+ *
+ * @example
+ * app.onError(createErrorHandler({ onDatabaseUnavailable: warnOncePerOutage }));
+ */
+export function createErrorHandler(options: ErrorHandlerOptions = {}): ErrorHandler {
+  return (error, c) => answerError(c, toHttpError(c, error, options), options);
+}
+
+function toHttpError(c: Context, error: unknown, options: ErrorHandlerOptions): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof HTTPException && error.status < 500) {
+    return new HttpError(error.status, error.message || "The request could not be processed.", { cause: error });
+  }
+  if (isDatabaseUnavailableError(error)) {
+    options.onDatabaseUnavailable?.(error);
+    return new HttpError(503, databaseUnavailableMessage, { headers: { "Retry-After": String(databaseUnavailableRetryAfterSeconds) }, fromTheServer: true, cause: error });
+  }
+  console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
+  return new HttpError(500, internalServerErrorMessage, { cause: error });
+}
+
+function answerError(c: Context, error: HttpError, options: ErrorHandlerOptions): Response {
+  const shape = errorShapeOf(c.req.path);
+  // The server's own refusals (CSRF, a database away) stay JSON there too, as on every other path.
+  if (shape === "page" && options.renderPage && !error.fromTheServer) {
+    return c.html(options.renderPage(error), error.status, error.headers);
+  }
+  return c.json(errorBodyOf(shape === "page" ? "message" : shape, error), error.status, error.headers);
+}
