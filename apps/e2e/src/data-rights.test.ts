@@ -28,3 +28,26 @@ describe("given a signed-in user who wants their data", () => {
     }
   });
 });
+
+describe("given a signed-in user who wants to know what happened to their account", () => {
+  it("should find 'Account history' in the settings and see the sign-in newest first, at a phone's width too", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("history"));
+      await page.goto(`${testbed.server.origin}/account`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("link", { name: "Account history" }).click();
+      await page.waitForURL(/\/account\/security$/);
+      const table = page.getByRole("table", { name: "Your account's history, newest first" });
+      await table.waitFor();
+      const firstRow = table.getByRole("row").nth(1);
+      expect(await firstRow.textContent()).toMatch(/Signed in/);
+      // The table reflows into labelled rows on a phone: nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await context.close();
+    }
+  });
+});
+

@@ -68,6 +68,7 @@ export default [
     route("provider/signup", "routes/account/provider-signup.tsx"),
     route("providers", "routes/account/providers.tsx"),
     route("export", "routes/account/export.tsx"),
+    route("security", "routes/account/security.tsx"),
   ]),
   ]),
   ...paintingRoutes,

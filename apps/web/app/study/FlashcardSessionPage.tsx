@@ -3,7 +3,7 @@ import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import { describeReviewDelay, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { isDoubtfulPair, studyClient as defaultStudyClient, type FilmContext, type FlashcardPair, type GroupStats, type StudyClient } from "./study-client.ts";
+import { isDoubtfulPair, studyClient as defaultStudyClient, type FlashcardPair, type GroupStats, type StudyClient } from "./study-client.ts";
 import {
   createInitialSessionState,
   isSessionBlocked,
@@ -18,6 +18,7 @@ import { useReadAloud, type SpeechLanguage } from "./speech.ts";
 import { useStudyDirection } from "./study-preferences.ts";
 import { ANONYMOUS_LIMIT_DIALOG } from "./study-meta.ts";
 import { BoxStars, DoubtfulPairMark, StudyStatsCards } from "./StudyStats.tsx";
+import { FilmContextLines } from "./FilmContextLines.tsx";
 
 function openAnonymousLimitDialog() {
   useLoginModalStore.getState().open({ title: ANONYMOUS_LIMIT_DIALOG.title, description: ANONYMOUS_LIMIT_DIALOG.description });
@@ -32,50 +33,7 @@ function isKeyForControl(event: KeyboardEvent): boolean {
   return (event.key === " " || event.key === "Enter") && target.closest("button, a, [role='slider']") !== null;
 }
 
-/** /study/{groupId}/session (spec §2.13, §4, §6). */
-/**
- * The film's neighbouring lines, quiet and folded: the line before and after in the card's front language, and once
- * the card is flipped in the other language too.
- */
-function FilmContextLines({ context, promptLanguage, flipped, open, onOpenChange }: {
-  context: FilmContext | undefined;
-  promptLanguage: SpeechLanguage;
-  flipped: boolean;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  if (!context || (context.before === null && context.after === null)) return null;
-  const answerLanguage: SpeechLanguage = promptLanguage === "sv" ? "en" : "sv";
-  const lineIn = (line: NonNullable<FilmContext["before"]>, language: SpeechLanguage) => (language === "sv" ? line.swedish : line.english);
-  const rows = [
-    ["Line before", context.before],
-    ["Line after", context.after],
-  ] as const;
-  return (
-    <details className="flashcard-context" open={open} onToggle={(event) => onOpenChange(event.currentTarget.open)}>
-      <summary>Context from the film</summary>
-      <dl>
-        {rows.map(([label, line]) =>
-          line === null ? null : (
-            <div key={label} className="flashcard-context__line">
-              <dt>{label}</dt>
-              <dd>
-                <span lang={promptLanguage}>{lineIn(line, promptLanguage)}</span>
-                {flipped ? (
-                  <span className="flashcard-context__answer" lang={answerLanguage}>
-                    {lineIn(line, answerLanguage)}
-                  </span>
-                ) : null}
-              </dd>
-            </div>
-          ),
-        )}
-      </dl>
-    </details>
-  );
-}
-
-/** The session of spec §2.13; `client` is the study API's (a fake one in Storybook). */
+/** /study/{groupId}/session: the session of spec §2.13 (§4, §6); `client` is the study API's (a fake one in Storybook). */
 export function FlashcardSessionPage({ groupId, client: studyClient = defaultStudyClient }: { groupId: string; client?: StudyClient }) {
   const location = useLocation();
   const headingId = useId();

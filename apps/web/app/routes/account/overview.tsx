@@ -21,6 +21,7 @@ function AccountOverview() {
     { to: "/account/providers", title: "Third-party accounts", description: "Signing in with another provider's account." },
     { to: "/pricing", title: "Plans and billing", description: "Your subscription, and what each plan includes." },
     { to: "/upload-subtitles", title: "Flashcards", description: "Your subtitle groups, and studying them." },
+    { to: "/account/security", title: "Account history", description: "Sign-ins and changes to how you sign in, newest first." },
     { to: "/account/export", title: "Download your data", description: "Everything Atelier keeps about you, as a file; your flashcards for Anki." },
   ];
   return (
