@@ -31,15 +31,14 @@ import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import { createThisMachineOnlyMiddleware } from "./http/this-machine-only.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
-import { createCloseConnectionsWhileDrainingMiddleware, createHealthRoutes, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
+import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
 import { createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/accounts", "/user", "/stripe"] as const;
 
-/** Exact paths answered in JSON for proxies and orchestrators. */
-export const healthCheckPaths = ["/healthz", "/readyz"] as const;
+export { healthCheckPaths };
 
 function isApiPath(path: string): boolean {
   return path === "/site-config" || (healthCheckPaths as readonly string[]).includes(path) || apiPathPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
@@ -106,7 +105,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
 
 
   app.use(createSecurityHeadersMiddleware(configuration));
-  app.use(createCloseConnectionsWhileDrainingMiddleware(lifecycle));
+  app.use(createDrainingMiddleware(lifecycle));
   // Before the session and CSRF middleware: a health check reads no cookie and touches the database at most once.
   app.route("/", createHealthRoutes({ database, lifecycle }));
   // Only the site is compressed: API answers are a few hundred bytes of JSON, which Hono's compress would otherwise

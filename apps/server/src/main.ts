@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { Server as NetServer, type Socket } from "node:net";
+import { Server as NetServer } from "node:net";
 import { serve } from "@hono/node-server";
 import { ConfigurationError, loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
@@ -14,33 +13,13 @@ import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvi
 const drainDeadlineMilliseconds = 10_000;
 const netServerClose = NetServer.prototype.close;
 const keepAliveTimeoutMilliseconds = 65_000;
-/** During a drain, a keep-alive connection idle this long is closed. */
-const drainIdleConnectionAfterMilliseconds = 2_000;
-
-/** When each connection last finished a request, and whether one is in progress. */
-function trackConnectionActivity(server: ReturnType<typeof serve>): { closeIdleSince: (moment: number) => void } {
-  const idleSince = new Map<Socket, number>();
-  const busy = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    idleSince.set(socket, performance.now());
-    socket.once("close", () => {
-      idleSince.delete(socket);
-      busy.delete(socket);
-    });
-  });
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    busy.add(request.socket);
-    response.once("close", () => {
-      busy.delete(request.socket);
-      idleSince.set(request.socket, performance.now());
-    });
-  });
-  return {
-    closeIdleSince: (moment) => {
-      for (const [socket, since] of idleSince) if (!busy.has(socket) && since < moment) socket.destroy();
-    },
-  };
-}
+/**
+ * A proxy that got a draining 503 leaves the process alone for its `fail_timeout` (docs/deploy.md: 2 s): the port
+ * closes inside that window, when no connection from it can be on its way.
+ */
+const closeAfterDrainingAnswerMilliseconds = { earliest: 50, latest: 1_500 };
+/** With no request at all for this long, no proxy is sending here (it would have retried within its 2 s). */
+const quietBeforeClosingMilliseconds = 3_000;
 
 async function main(): Promise<void> {
   let configuration;
@@ -97,30 +76,25 @@ async function main(): Promise<void> {
     server.keepAliveTimeout = keepAliveTimeoutMilliseconds;
     server.headersTimeout = keepAliveTimeoutMilliseconds + 1_000;
   }
-  const connections = trackConnectionActivity(server);
 
   const close = (signal: string) => {
     if (lifecycle.state === "draining") {
       return;
     }
-    // The port closes first, in this very callback: a proxy's next connection is refused and goes to another process
-    // before it sends anything. Answers with `Connection: close` (below) make the proxy open new connections, and one
-    // that the kernel accepted before a later close would be reset with its request sent: a POST the proxy must not
-    // retry, so a 502 (seen with the close one event-loop turn later: 1 to 3 per drain under 200 learners).
-    // Not http.Server#close: it also closes idle keep-alive connections (Node ≥ 19), on which a proxy may be sending
-    // a request at that very moment. The proxy's next request on one is answered with `Connection: close`; those it
-    // leaves idle are closed once idle 2 s, or at the deadline.
-    netServerClose.call(server, () => {
-      clearTimeout(deadline);
-      closeEverythingElse("Drained");
-    });
+    // Requests that arrive from now on are answered 503 without being run (the proxy sends them to another process,
+    // docs/deploy.md); those running finish with `Connection: close`. The port stays open meanwhile: closing it resets
+    // the connections the kernel has accepted but the process has not, with their request already sent, and a proxy
+    // must not send a POST twice (1 to 3 502s per drain under 200 learners, decision 0027's revision).
     lifecycle.state = "draining";
     const startedAt = performance.now();
-    console.info(`Received ${signal}; no new connections, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
+    console.info(`Received ${signal}; new requests are answered 503, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
     let isClosingEverythingElse = false;
+    const timers: { closeWhenSafe?: ReturnType<typeof setInterval> } = {};
     const closeEverythingElse = (outcome: string) => {
       if (isClosingEverythingElse) return;
       isClosingEverythingElse = true;
+      clearInterval(timers.closeWhenSafe);
+      if ("closeAllConnections" in server) server.closeAllConnections();
       Promise.all([openedDatabase.close(), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
         () => {
           console.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
@@ -132,15 +106,30 @@ async function main(): Promise<void> {
         },
       );
     };
-    // A proxy uses its most recently used connection first: one idle for a while is the one it is least likely to be
-    // sending on, so those close during the drain, and the process need not wait for the deadline.
-    const closeLongIdle = setInterval(() => connections.closeIdleSince(performance.now() - drainIdleConnectionAfterMilliseconds), 250);
-    closeLongIdle.unref();
+    // Not http.Server#close: it closes idle keep-alive connections at once (Node ≥ 19), on which a proxy may be sending.
+    // Once the port is closed nothing new can come: the remaining idle connections go with everything else.
+    const closePort = () => netServerClose.call(server, () => undefined);
+    // In development no proxy stands in front and `tsx watch` restarts on every save: stop at once.
+    if (configuration.environment === "development" && lifecycle.requestsInProgress === 0) {
+      closePort();
+      closeEverythingElse("Stopped");
+      return;
+    }
+    timers.closeWhenSafe = setInterval(() => {
+      if (lifecycle.requestsInProgress > 0) return;
+      const now = performance.now();
+      const sinceDrainingAnswer = lifecycle.lastDrainingAnswerAt === null ? null : now - lifecycle.lastDrainingAnswerAt;
+      const proxyStaysAway = sinceDrainingAnswer !== null && sinceDrainingAnswer >= closeAfterDrainingAnswerMilliseconds.earliest && sinceDrainingAnswer <= closeAfterDrainingAnswerMilliseconds.latest;
+      const quiet = now - Math.max(startedAt, lifecycle.lastRequestWhileDrainingAt ?? 0) >= quietBeforeClosingMilliseconds;
+      if (!proxyStaysAway && !quiet) return;
+      closePort();
+      closeEverythingElse("Drained");
+    }, 25);
     // A request still running at the deadline is cut off: the process must end for the service manager.
     const deadline = setTimeout(() => {
-      console.warn(`Requests were still running ${drainDeadlineMilliseconds / 1000} s after ${signal}; their connections are closed.`);
-      if ("closeAllConnections" in server) server.closeAllConnections();
-      closeEverythingElse("Drain cut off");
+      if (lifecycle.requestsInProgress > 0) console.warn(`Requests were still running ${drainDeadlineMilliseconds / 1000} s after ${signal}; their connections are closed.`);
+      closePort();
+      closeEverythingElse(lifecycle.requestsInProgress > 0 ? "Drain cut off" : "Drained at the deadline");
     }, drainDeadlineMilliseconds);
     deadline.unref();
   };

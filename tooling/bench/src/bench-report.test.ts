@@ -192,7 +192,7 @@ describe("given the scale-out and backup results", () => {
       "killAndDrain.failedRequestsAtKill": 15,
       "killAndDrain.restartMilliseconds": 2267,
       "killAndDrain.drainMilliseconds": 1352,
-      "killAndDrain.failedRequestsAtDrain": 0,
+      "killAndDrain.failedRequestsAfterDrainSignal": 0,
       "killAndDrain.acknowledgedCardsFound": 3307,
       "killAndDrain.acknowledgedCardsLost": 0,
     },

@@ -54,22 +54,30 @@ describe("given the compiled server", () => {
     expect(await ready.json()).toEqual({ status: "ready" });
   });
 
-  it("should, on SIGTERM, refuse new connections, finish the request in flight, close it and exit 0", async () => {
+  it("should, on SIGTERM, answer new requests 503 without running them, finish the request in flight, then close the port and exit 0", async () => {
     server = await startAtelierServer();
     const slow = startSlowWebhookRequest(server);
     // The server has the request's head before the signal arrives.
     await new Promise((resolve) => setTimeout(resolve, 300));
     process.kill(server.pid, "SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(server.isRunning()).toBe(true);
-    expect(await connectionIsRefused(server.port)).toBe(true);
+    // The port stays open while a request runs: a new request is answered, not reset, and says it did not run.
+    const refused = await fetch(`${server.url}/api/subtitle-groups/`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("x-atelier-draining")).toBe("1");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toEqual({ message: expect.stringContaining("did not run your request"), error: expect.stringContaining("did not run your request") });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
     slow.sendRest();
     const answer = await slow.answer;
     // The webhook is refused for its made-up signature: what matters is that it was answered, not cut off.
     expect(answer.status).toBe(400);
     expect(answer.connection).toBe("close");
     expect(await server.exited).toBe(0);
-    expect(server.output()).toMatch(/Received SIGTERM; no new connections/);
+    expect(await connectionIsRefused(server.port)).toBe(true);
+    expect(server.output()).toMatch(/Received SIGTERM; new requests are answered 503/);
     expect(server.output()).toMatch(/Drained in \d+ ms; database and workers closed\./);
   });
 

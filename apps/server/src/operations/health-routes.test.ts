@@ -3,7 +3,7 @@ import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
 import { openDatabase } from "../database/open-database.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { createServerLifecycle } from "./server-lifecycle.ts";
+import { createServerLifecycle, drainingMessage } from "./server-lifecycle.ts";
 
 const configuration = loadConfiguration({ WEB_BUILD_DIR: "/nonexistent-web-build" });
 
@@ -41,6 +41,29 @@ describe.each(testDatabaseEngines)("given the server on %s", (engine) => {
     expect(alive.status).toBe(200);
     expect(alive.headers.get("Connection")).toBe("close");
   });
+
+  it("should answer a request that arrives while draining 503 in its API's shape without running it", async () => {
+    testDatabase = await openTestDatabase(engine);
+    const lifecycle = createServerLifecycle();
+    const app = createServer({ configuration, database: testDatabase.database, lifecycle });
+    const contact = { name: "Ada", email: "ada@example.org", message: "Hello", recaptchaToken: "x" };
+    const post = (path: string, body: unknown) =>
+      app.request(path, { method: "POST", headers: { "Content-Type": "application/json", Origin: configuration.publicOrigin, Cookie: "csrftoken=t", "X-CSRFToken": "t" }, body: JSON.stringify(body) });
+    lifecycle.state = "draining";
+    const message = await post("/messages/contact", contact);
+    expect(message.status).toBe(503);
+    expect(message.headers.get("X-Atelier-Draining")).toBe("1");
+    expect(message.headers.get("Retry-After")).toBe("1");
+    expect(message.headers.get("Connection")).toBe("close");
+    expect(await message.json()).toEqual({ message: drainingMessage });
+    expect(await testDatabase.database.selectFrom("contact_message").selectAll().execute()).toEqual([]);
+    const study = await app.request("/api/subtitle-groups/");
+    expect(await study.json()).toEqual({ message: drainingMessage, error: drainingMessage });
+    const identity = await post("/_allauth/browser/v1/auth/login", { email: "ada@example.org", password: "x" });
+    expect(await identity.json()).toEqual({ status: 503, message: drainingMessage });
+    expect(lifecycle.requestsInProgress).toBe(0);
+    expect(lifecycle.lastDrainingAnswerAt).not.toBeNull();
+  });
 });
 
 describe("given a database that does not answer", () => {
@@ -68,4 +91,5 @@ describe("given a database that does not answer", () => {
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { status: string }).status).toBe("unavailable");
   });
+
 });

@@ -12,6 +12,9 @@ export type HealthAnswer =
   | { status: "draining"; message: string }
   | { status: "unavailable"; message: string };
 
+/** Exact paths answered in JSON for proxies and orchestrators. */
+export const healthCheckPaths = ["/healthz", "/readyz"] as const;
+
 /**
  * `GET /healthz`: the process runs and its event loop answers (no database call, so a database outage never makes
  * an orchestrator restart healthy processes). `GET /readyz`: the database answers a query within 2 s and the process

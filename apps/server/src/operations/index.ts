@@ -1,2 +1,2 @@
-export { createHealthRoutes, readinessDatabaseTimeoutMilliseconds, type HealthAnswer } from "./health-routes.ts";
-export { createCloseConnectionsWhileDrainingMiddleware, createServerLifecycle, type ServerLifecycle, type ServerLifecycleState } from "./server-lifecycle.ts";
+export { createHealthRoutes, healthCheckPaths, readinessDatabaseTimeoutMilliseconds, type HealthAnswer } from "./health-routes.ts";
+export { createDrainingMiddleware, createServerLifecycle, drainingAnswerHeaderName, drainingMessage, type ServerLifecycle, type ServerLifecycleState } from "./server-lifecycle.ts";

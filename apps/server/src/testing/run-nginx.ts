@@ -28,8 +28,9 @@ export type RunningNginx = {
 
 /**
  * The part of the configuration that docs/deploy.md prints (a test holds the two equal): one upstream of the Atelier processes, a retry on the
- * next process for connections that fail, kept-alive connections (never for a POST that was sent: it may have been saved), and the client's
- * address appended to X-Forwarded-For (the server reads the last entry when TRUST_PROXY is on).
+ * next process for connections that fail (never for a POST that was sent: it may have been saved) and for requests a draining process
+ * answered 503 without running them, kept-alive connections, and the client's address appended to X-Forwarded-For (the server reads the
+ * last entry when TRUST_PROXY is on).
  */
 export function atelierNginxServerBlock(options: { listen: string; upstreamPorts: readonly number[]; tls?: NginxTls }): string {
   const servers = options.upstreamPorts.map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`).join("\n");
@@ -39,10 +40,19 @@ export function atelierNginxServerBlock(options: { listen: string; upstreamPorts
     ssl_certificate_key ${options.tls.keyPath};
     ssl_protocols TLSv1.2 TLSv1.3;`
     : "";
+  const proxyHeaders = `proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 60s;`;
   return `  upstream atelier {
+    # Shared by nginx's workers: a process that answered a draining 503 is left alone by all of them for 2 s.
+    zone atelier 64k;
 ${servers}
-    # Kept-alive connections: few new connections, so a process that stops listening on SIGTERM has none waiting
-    # to be reset. Closed by nginx after 60 s idle, before the server's own 65 s, so never while nginx sends on one.
+    # Kept-alive connections: few new connections. Closed by nginx after 60 s idle, before the server's own 65 s, so
+    # never while nginx sends on one.
     keepalive 256;
     keepalive_timeout 60s;
   }
@@ -54,15 +64,23 @@ ${servers}
 
     location / {
       proxy_pass http://atelier;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_next_upstream error timeout;
+      ${proxyHeaders}
+      # A connection that fails goes to the next process, but never a POST already sent: it may have been saved.
+      # A process shutting down answers 503 (X-Atelier-Draining) to what it did not run: a GET goes on to the next
+      # process here, and the process counts as failed for 2 s; a POST is sent on once more below.
+      proxy_next_upstream error timeout http_503;
       proxy_next_upstream_tries 3;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
+      proxy_intercept_errors on;
+      error_page 503 = @atelier_not_run;
+    }
+
+    # Only 503s are sent on from here, POSTs included: a process answers 503 only to a request it did not run (shutting
+    # down, or its database away), so no request runs twice.
+    location @atelier_not_run {
+      proxy_pass http://atelier;
+      ${proxyHeaders}
+      proxy_next_upstream http_503 non_idempotent;
+      proxy_next_upstream_tries 3;
     }
   }`;
 }
