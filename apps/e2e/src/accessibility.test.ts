@@ -50,7 +50,7 @@ describe.each(["light", "dark"] as const)("given the %s theme", (theme) => {
   });
 });
 
-const signedInPaths = ["/dashboard", "/account", "/account/email", "/account/sessions", "/account/2fa", "/account/providers", "/account/export", "/account/security", "/pricing", "/upload-subtitles"];
+const signedInPaths = ["/dashboard", "/account", "/account/email", "/account/sessions", "/account/2fa", "/account/providers", "/account/export", "/account/security", "/account/delete", "/pricing", "/upload-subtitles"];
 
 describe.each(["light", "dark"] as const)("given a signed-in user and the %s theme", (theme) => {
   it.each([390, 1366])("should have no accessibility violations on the account screens at %s px", async (width) => {

@@ -137,7 +137,6 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   app.route("/_allauth/browser/v1", createIdentityRoutes(identity, "browser"));
   app.route("/_allauth/app/v1", createIdentityRoutes(identity, "app"));
   app.route("/accounts", createProviderCallbackRoutes(identity));
-  app.route("/api/account", createAccountRoutes({ securityEvents }));
   const billing = createBillingModule({
     billing: configuration.billing,
     database,
@@ -151,6 +150,16 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
     },
   });
   app.route("/api/account", createAccountDataRoutes({ database, clock }));
+  app.route(
+    "/api",
+    createAccountRoutes({
+      securityEvents,
+      database,
+      mailer,
+      secureCookies: configuration.publicOrigin.startsWith("https:"),
+      cancelSubscriptions: (userId) => billing.service.cancelEverySubscriptionNow(userId),
+    }),
+  );
   app.route(
     "/api",
     createStudyRoutes({

@@ -69,6 +69,8 @@ export default [
     route("providers", "routes/account/providers.tsx"),
     route("export", "routes/account/export.tsx"),
     route("security", "routes/account/security.tsx"),
+    route("delete", "routes/account/delete.tsx"),
+    route("deleted", "routes/account/deleted.tsx"),
   ]),
   ]),
   ...paintingRoutes,

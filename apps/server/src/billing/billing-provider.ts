@@ -36,6 +36,8 @@ export type BillingProvider = {
    * `subscription_update_confirm` flow), as 'Upgrade Plan' and 'Downgrade Plan' ask.
    */
   createPortalSession(input: { customerId: string; returnUrl: string; switchTo?: { subscriptionId: string; itemId: string | null; priceId: string } }): Promise<{ url: string }>;
+  /** Ends a subscription now (an account deletion); the same `idempotencyKey` never cancels twice. */
+  cancelSubscriptionNow(input: { subscriptionId: string; idempotencyKey: string }): Promise<void>;
   /** Every subscription of the customer, whatever its status: the truth the sync stores. */
   listSubscriptions(customerId: string): Promise<ProviderSubscription[]>;
   /** Checks the `Stripe-Signature` header against the raw body; throws `WebhookSignatureError` when it fails. */

@@ -309,6 +309,7 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
         createCustomer: async () => "cus_failing",
         createCheckoutSession: async () => ({ url: "unused" }),
         createPortalSession: async () => ({ url: "unused" }),
+        cancelSubscriptionNow: async () => undefined,
         listSubscriptions: async () => {
           throw new Error("The provider is down.");
         },

@@ -95,6 +95,25 @@ export function createBillingService(options: BillingServiceOptions) {
     };
   }
 
+  /**
+   * Ends every live subscription of the user at the provider, now (an account deletion). Asks the provider, not our
+   * copy, which ones live; each cancel carries an idempotency key of its own, so a retry after a failure cancels
+   * nothing twice. Throws when the provider cannot be reached: the caller deletes nothing then.
+   */
+  async function cancelEverySubscriptionNow(userId: string): Promise<number> {
+    const customerId = await store.findCustomerId(userId);
+    if (customerId === null) return 0;
+    try {
+      const live = (await provider.listSubscriptions(customerId)).filter((subscription) => !endedSubscriptionStatuses.has(subscription.status));
+      for (const subscription of live) {
+        await provider.cancelSubscriptionNow({ subscriptionId: subscription.id, idempotencyKey: `account-deletion:${subscription.id}` });
+      }
+      return live.length;
+    } catch (error) {
+      throw providerUnavailable(error);
+    }
+  }
+
   async function subscriptionStatus(userId: string): Promise<SubscriptionStatus> {
     const rows = (await store.subscriptionsOfUser(userId)).filter((row) => !finishedSubscriptionStatuses.has(row.status));
     const items = rows.map(toItem).sort((first, second) => Number(second.is_active) - Number(first.is_active));
@@ -225,10 +244,13 @@ export function createBillingService(options: BillingServiceOptions) {
     }
   }
 
-  return { pricing, subscriptionStatus, createCheckoutSession, createPortalSession, syncCustomer, handleWebhook, store };
+  return { pricing, subscriptionStatus, createCheckoutSession, createPortalSession, syncCustomer, handleWebhook, cancelEverySubscriptionNow, store };
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;
+
+/** Subscriptions the provider will never charge again. */
+const endedSubscriptionStatuses = new Set(["canceled", "incomplete_expired"]);
 
 // PostgreSQL refuses U+0000 in text (a 500), SQLite stores it: refused before the database sees it, on both engines.
 function webhookFieldHoldingNul(event: VerifiedWebhookEvent): string | null {

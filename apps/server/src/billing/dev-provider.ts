@@ -108,6 +108,13 @@ export function createDevProvider(options: DevProviderOptions) {
       const confirmation = switchTo ? `?${new URLSearchParams({ switch_subscription: switchTo.subscriptionId, switch_price: switchTo.priceId })}` : "";
       return { url: `${options.publicOrigin}/dev/billing/portal/${id}${confirmation}` };
     },
+    async cancelSubscriptionNow({ subscriptionId }) {
+      const row = isPossibleId(subscriptionId) ? await db.selectFrom("dev_billing_subscription").selectAll().where("id", "=", subscriptionId).executeTakeFirst() : undefined;
+      if (!row || row.status === "canceled") return;
+      const canceled = { ...row, status: "canceled", updated_at: clock().toISOString() };
+      await db.updateTable("dev_billing_subscription").set({ status: "canceled", updated_at: canceled.updated_at }).where("id", "=", row.id).execute();
+      await sendEvent("customer.subscription.deleted", subscriptionObject(canceled));
+    },
     async listSubscriptions(customerId) {
       const rows = await db.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).execute();
       return rows.map((row) => ({

@@ -28,6 +28,10 @@ function answer(request: RecordedRequest): { status: number; body: unknown } {
     return { status: 200, body: { id: "cs_test_1", object: "checkout.session", url: "https://checkout.stripe.com/c/pay/cs_test_1", customer: request.form.get("customer") } };
   }
   if (request.method === "POST" && request.path === "/v1/billing_portal/sessions") return { status: 200, body: { id: "bps_1", object: "billing_portal.session", url: "https://billing.stripe.com/p/session/test_1" } };
+  if (request.method === "DELETE" && request.path === "/v1/subscriptions/sub_test_1") {
+    subscriptionStatus = "canceled";
+    return { status: 200, body: { id: "sub_test_1", object: "subscription", customer: "cus_test_1", status: "canceled", items: { object: "list", has_more: false, data: [] } } };
+  }
   if (request.method === "GET" && request.path.startsWith("/v1/subscriptions?")) {
     return {
       status: 200,
@@ -185,6 +189,27 @@ describe("given the Stripe provider with the real SDK against a local Stripe sta
     const portalCall = requests.find((request) => request.path === "/v1/billing_portal/sessions");
     expect(portalCall?.form.get("customer")).toBe("cus_test_1");
     expect(portalCall?.form.get("return_url")).toBe(`${testOrigin}/dashboard`);
+  });
+
+  it("should cancel a live subscription at Stripe with our idempotency key when the account is deleted, and not a cancelled one", async () => {
+    const app = createStripeTestApp();
+    const user = createStudyTestClient(app);
+    const userId = await user.signUp("leaving@example.ch");
+    await testDatabase.database.insertInto("billing_customer").values({ user_id: userId, provider: "stripe", customer_id: "cus_test_1", created_at: now.toISOString() }).execute();
+    expect((await user.post("/_allauth/browser/v1/auth/reauthenticate", { password: "correct horse battery" })).status).toBe(200);
+    expect((await user.delete("/api/account/")).status).toBe(204);
+    const cancel = requests.find((request) => request.method === "DELETE");
+    expect(cancel?.path).toBe("/v1/subscriptions/sub_test_1");
+    expect(cancel?.headers["idempotency-key"]).toBe("account-deletion:sub_test_1");
+
+    requests = [];
+    const again = createStudyTestClient(app);
+    const againId = await again.signUp("leaving-too@example.ch");
+    // The same Stripe customer, whose subscription Stripe now reports as canceled: nothing is cancelled twice.
+    await testDatabase.database.updateTable("billing_customer").set({ user_id: againId }).where("customer_id", "=", "cus_test_1").execute();
+    expect((await again.post("/_allauth/browser/v1/auth/reauthenticate", { password: "correct horse battery" })).status).toBe(200);
+    expect((await again.delete("/api/account/")).status).toBe(204);
+    expect(requests.map((request) => `${request.method} ${request.path.split("?")[0]}`)).toEqual(["GET /v1/subscriptions"]);
   });
 
   it("should answer 502 with a message when Stripe refuses a call", async () => {

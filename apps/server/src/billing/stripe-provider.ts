@@ -74,6 +74,9 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
       });
       return { url: session.url };
     },
+    async cancelSubscriptionNow({ subscriptionId, idempotencyKey }) {
+      await stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey });
+    },
     async listSubscriptions(customerId) {
       const subscriptions: ProviderSubscription[] = [];
       for await (const subscription of stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 })) {

@@ -1,6 +1,8 @@
 import type { Context } from "hono";
 import { createIdentityDependencies, type AuthenticatedUser, type IdentityServiceOptions } from "./identity-dependencies.ts";
-import { createIdentityEndpoint, getAuthenticatedUser, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
+import { createIdentityEndpoint, getAuthenticatedUser, openRequest, sessionTokenHeaderName, toResult, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
+import { ReauthenticationRequiredError } from "./identity-errors.ts";
+import { hasRecentAuthentication } from "./request-guards.ts";
 import type { IdentityResult } from "./responses.ts";
 import type { IdentityClient } from "./sessions.ts";
 import { accountHandlers } from "./handlers/account-handlers.ts";
@@ -51,6 +53,17 @@ export function createIdentityService(options: IdentityServiceOptions) {
     /** Wraps a handler as a Hono route for one client kind (cookie session or `X-Session-Token`). */
     endpoint: (client: IdentityClient, handler: (request: IdentityRequest) => Promise<IdentityResult>) =>
       createIdentityEndpoint(dependencies, client, (_dependencies, request) => handler(request)),
+    /**
+     * For a sensitive action outside allauth's API (deleting the account): allauth's reauthentication 401 (flows
+     * `reauthenticate`, `mfa_reauthenticate`…) when the session's last authentication is older than
+     * `ACCOUNT_REAUTHENTICATION_TIMEOUT`, else `null`. Always required, as allauth does for second factors.
+     */
+    reauthenticationRequiredAnswer: async (c: Context): Promise<IdentityResult | null> => {
+      const request = await openRequest(dependencies, c, c.req.header(sessionTokenHeaderName) ? "app" : "browser");
+      if (request === "gone" || !request.account || !request.session) return null;
+      if (await hasRecentAuthentication(dependencies, request, request.account)) return null;
+      return toResult(dependencies, request, new ReauthenticationRequiredError());
+    },
     /** The signed-in user of a request, or `null`; found once per request. */
     getAuthenticatedUser: (c: Context): Promise<AuthenticatedUser | null> => getAuthenticatedUser(dependencies, c),
   };

@@ -43,6 +43,18 @@ export function getAuthenticatedUser(c: Context): Promise<AuthenticatedUser | nu
 }
 
 /**
+ * For a sensitive action outside allauth's API: allauth's reauthentication 401 when the session's last authentication
+ * is older than the reauthentication timeout, else `null`.
+ *
+ * @example
+ * const answer = await reauthenticationRequiredAnswer(c);
+ * if (answer) return c.json(answer.body, 401);
+ */
+export function reauthenticationRequiredAnswer(c: Context) {
+  return identityOf(c).reauthenticationRequiredAnswer(c);
+}
+
+/**
  * Like `getAuthenticatedUser`, but answers 401 `{ message }` for anonymous requests.
  *
  * @example

@@ -224,6 +224,12 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
     cases: single(() => ({ path: "/api/account/export/" }), anonymousAndSignedIn(401, 200)),
   },
 
+  "DELETE /api/account/": {
+    cache: "private",
+    rule: "Each signed-in user deletes their own account (after a recent authentication, else allauth's reauthentication 401); a visitor is asked to sign in.",
+    cases: single(() => ({ path: "/api/account/" }), anonymousAndSignedIn(401, 204)),
+  },
+
   "GET /user/pricing": { cache: "shared", rule: "Prices are public.", cases: single(() => ({ path: "/user/pricing" }), everyone(200)) },
   "GET /user/subscription-status": { cache: "private", rule: "Each signed-in user reads their own status.", cases: single(() => ({ path: "/user/subscription-status" }), anonymousAndSignedIn(401, 200)) },
   "POST /user/create-checkout-session": {

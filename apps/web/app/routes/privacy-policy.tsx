@@ -60,7 +60,10 @@ export default function PrivacyPolicyPage() {
       <p>
         If you have an account, you can download everything we keep about you yourself, at any time, under Settings →{" "}
         <a href="/account/export">Download your data</a>: one file with your account, e-mail addresses, sessions, second factors (never a secret or a
-        code), third-party accounts, subscriptions, your flashcards and your study progress, and each of your decks as CSV or for Anki.
+        code), third-party accounts, subscriptions, your flashcards and your study progress, and each of your decks as CSV or for Anki. You can delete your
+        account yourself under Settings → <a href="/account/delete">Delete your account</a>: your account and everything that is yours goes at once, any
+        subscription is cancelled, and only the payment records that Swiss tax rules require stay. Under Settings →{" "}
+        <a href="/account/security">Account history</a> you can see the sign-ins and changes to your account of the last 180 days.
       </p>
 
       <h2>7. Security</h2>

@@ -23,6 +23,7 @@ function AccountOverview() {
     { to: "/upload-subtitles", title: "Flashcards", description: "Your subtitle groups, and studying them." },
     { to: "/account/security", title: "Account history", description: "Sign-ins and changes to how you sign in, newest first." },
     { to: "/account/export", title: "Download your data", description: "Everything Atelier keeps about you, as a file; your flashcards for Anki." },
+    { to: "/account/delete", title: "Delete your account", description: "Everything Atelier keeps about you goes, at once." },
   ];
   return (
     <AccountPage title="Settings" lead="Everything about your account in one place.">
