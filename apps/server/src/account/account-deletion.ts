@@ -1,5 +1,6 @@
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
+import { composeMail } from "../identity/identity-mail.ts";
 import type { Mailer } from "../mail/mailer.ts";
 
 export const signInToDeleteAccountMessage = "Please sign in to delete your account.";
@@ -39,16 +40,14 @@ export async function deleteAccount(database: AtelierDatabase, userId: string): 
 
 /** The last mail: the account is gone, and what that means. Its failure is logged; the deletion stands. */
 export async function sendAccountDeletedMail(mailer: Mailer, email: string): Promise<void> {
-  const result = await mailer.sendMail({
-    to: email,
-    subject: "Your Atelier account was deleted",
-    text: [
-      "Your Atelier account has been deleted, as you asked.",
-      "",
-      "Your e-mail addresses, sessions, second factors, connected accounts, the subtitle groups you uploaded with their flashcards, and your study progress are gone. Any subscription was cancelled. Records of payments are kept as Swiss tax rules require.",
-      "",
-      "You may sign up again with this address at any time. If you did not ask for this, please write to us through the contact page.",
-    ].join("\n"),
-  });
+  const result = await mailer.sendMail(
+    composeMail(email, "Your Atelier account was deleted", [
+      { text: "Your Atelier account has been deleted, as you asked." },
+      {
+        text: "Your e-mail addresses, sessions, second factors, connected accounts, the subtitle groups you uploaded with their flashcards, and your study progress are gone. Any subscription was cancelled. Records of payments are kept as Swiss tax rules require.",
+      },
+      { text: "You may sign up again with this address at any time. If you did not ask for this, please write to us through the contact page." },
+    ]),
+  );
   if (result.status === "error") console.error(`The account-deleted mail to ${email} could not be sent.`, result.error);
 }
