@@ -15,6 +15,7 @@ import { useSignOutDialogStore } from "./components/sign-out-dialog-store.ts";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
 import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
+import { atelierAuthRoutes } from "./lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
@@ -57,7 +58,7 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
     const returnPath = context.nextParameter ? undefined : takeReturnAfterLogin();
     if (returnPath) return returnPath;
   }
-  const target = redirectForAuthChange(event, context);
+  const target = redirectForAuthChange(event, { ...context, routes: atelierAuthRoutes });
   return target === null ? null : preferStrongestSecondFactor(target, context.response);
 };
 
@@ -109,7 +110,7 @@ export default function App() {
   return (
     // gate="none": prerendered public pages show their content at once; only account screens wait for the status.
     <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
-      <AuthChangeRedirector resolveRedirect={resolveRedirectOutsideTheLoginModal} />
+      <AuthChangeRedirector routes={atelierAuthRoutes} resolveRedirect={resolveRedirectOutsideTheLoginModal} />
       <SiteFrame>
         <Outlet />
       </SiteFrame>

@@ -1,9 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import {
-  LOGIN_PATH,
-  LOGIN_REDIRECT_PATH,
-  LOGOUT_REDIRECT_PATH,
+  defaultAuthRoutes,
   flowPaths,
   pathForFlow,
   pathForPendingFlow,
@@ -21,11 +19,9 @@ import {
 } from "./test-support/allauth-answers.ts";
 import { asAuthenticationResponse } from "./test-support/parse-answer.ts";
 
-describe("the business constants", () => {
-  it("land a login on /dashboard, a logout on / and the login page on /account/login", () => {
-    expect(LOGIN_REDIRECT_PATH).toBe("/dashboard");
-    expect(LOGOUT_REDIRECT_PATH).toBe("/");
-    expect(LOGIN_PATH).toBe("/account/login");
+describe("the default routes", () => {
+  it("are allauth react-spa's: the login page at /account/login, home after a login, a logout and a reauthentication", () => {
+    expect(defaultAuthRoutes).toEqual({ login: "/account/login", afterLogin: "/", afterLogout: "/", afterReauthentication: "/", flows: flowPaths });
   });
 });
 
@@ -121,25 +117,22 @@ describe("redirectForAuthChange", () => {
   const signedOut = asAuthenticationResponse(unauthenticatedInitial);
   const signedIn = asAuthenticationResponse(authenticatedByPassword);
 
-  it("sends a user logged out on a study configuration page to /upload-subtitles", () => {
-    expect(redirectForAuthChange("logout", { currentPath: "/study/42/config", response: signedOut })).toBe(
-      "/upload-subtitles",
-    );
+  /** An app's own pages, as Atelier passes them: the dashboard after a login, study pages logging out elsewhere. */
+  const appRoutes = {
+    afterLogin: "/dashboard",
+    afterLogout: (currentPath: string) => (/^\/study\/[^/]+\/(?:config|session)\/?(?:[?#]|$)/.test(currentPath) ? "/upload-subtitles" : "/"),
+  };
+
+  it("sends a logged-out user where the app's routes say, by the page they were on", () => {
+    expect(redirectForAuthChange("logout", { currentPath: "/study/42/config", response: signedOut, routes: appRoutes })).toBe("/upload-subtitles");
+    expect(redirectForAuthChange("logout", { currentPath: "/study/abc/session?card=3", response: signedOut, routes: appRoutes })).toBe("/upload-subtitles");
+    expect(redirectForAuthChange("logout", { currentPath: "/study/42/results", response: signedOut, routes: appRoutes })).toBe("/");
   });
 
-  it("sends a user logged out on a study session page to /upload-subtitles", () => {
-    expect(redirectForAuthChange("logout", { currentPath: "/study/abc/session?card=3", response: signedOut })).toBe(
-      "/upload-subtitles",
-    );
-  });
-
-  it("sends a user logged out anywhere else to /", () => {
-    expect(redirectForAuthChange("logout", { currentPath: "/dashboard", response: signedOut })).toBe("/");
-    expect(redirectForAuthChange("logout", { currentPath: "/study/42/results", response: signedOut })).toBe("/");
-  });
-
-  it("sends a logged-in user to /dashboard", () => {
-    expect(redirectForAuthChange("login", { currentPath: "/account/login", response: signedIn })).toBe("/dashboard");
+  it("sends a logged-out user home, and a logged-in one home or to the app's page, without routes of one app built in", () => {
+    expect(redirectForAuthChange("logout", { currentPath: "/study/42/config", response: signedOut })).toBe("/");
+    expect(redirectForAuthChange("login", { currentPath: "/account/login", response: signedIn })).toBe("/");
+    expect(redirectForAuthChange("login", { currentPath: "/account/login", response: signedIn, routes: appRoutes })).toBe("/dashboard");
   });
 
   it("sends a logged-in user to the next parameter when there is one", () => {
@@ -152,7 +145,7 @@ describe("redirectForAuthChange", () => {
     "ignores the unsafe next parameter %j",
     (nextParameter) => {
       expect(safeLocalPath(nextParameter)).toBeUndefined();
-      expect(redirectForAuthChange("login", { currentPath: "/account/login", nextParameter, response: signedIn })).toBe("/dashboard");
+      expect(redirectForAuthChange("login", { currentPath: "/account/login", nextParameter, response: signedIn, routes: appRoutes })).toBe("/dashboard");
     },
   );
 
@@ -161,7 +154,7 @@ describe("redirectForAuthChange", () => {
   });
 
   it("ignores a next parameter that leaves the site", () => {
-    expect(redirectForAuthChange("login", { currentPath: "/account/login", nextParameter: "//evil.example/", response: signedIn })).toBe(
+    expect(redirectForAuthChange("login", { currentPath: "/account/login", nextParameter: "//evil.example/", response: signedIn, routes: appRoutes })).toBe(
       "/dashboard",
     );
     expect(redirectForAuthChange("reauthenticated", { currentPath: "/x", nextParameter: "https://evil.example/", response: signedIn })).toBe("/");

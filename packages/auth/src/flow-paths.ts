@@ -1,15 +1,6 @@
 import { AUTH_CHANGE_EVENT, getAuthenticationInfo, type AuthChangeEvent } from "./auth-change-events.ts";
 import type { AuthenticationResponse, AuthenticatorType, Flow, FlowId } from "./schemas.ts";
 
-/** Where a user lands after logging in (spec §2.1). */
-export const LOGIN_REDIRECT_PATH = "/dashboard";
-/** Where a user lands after logging out (spec §2.1). */
-export const LOGOUT_REDIRECT_PATH = "/";
-/** The login page (spec §2.1). */
-export const LOGIN_PATH = "/account/login";
-/** Where a user who logs out on a study page goes (spec §2.1). */
-export const STUDY_LOGOUT_REDIRECT_PATH = "/upload-subtitles";
-
 /** A page per flow; a flow with second-factor types has a page per type. */
 export type FlowPathMap = Partial<Record<FlowId, string | Partial<Record<AuthenticatorType, string>>>>;
 
@@ -37,6 +28,32 @@ export const flowPaths = Object.freeze({
   }),
   mfa_signup_webauthn: "/account/signup/passkey/create",
 } satisfies FlowPathMap) as FlowPathMap;
+
+/**
+ * The app's own pages that the auth flows navigate to, as allauth's react-spa keeps them in `routing.js`: pass yours
+ * to `AuthChangeRedirector`, `ProtectedRoute` and `AnonymousRoute`. Nothing of one app is built in.
+ */
+export interface AuthRoutes {
+  /** The login page. */
+  login: string;
+  /** Where a user lands after logging in when no `next` says otherwise. */
+  afterLogin: string;
+  /** Where a user lands after logging out; a function picks by the page they were on (`currentPath`, with its query). */
+  afterLogout: string | ((currentPath: string) => string);
+  /** Where a user lands after reauthenticating when no `next` says otherwise. */
+  afterReauthentication: string;
+  /** A page per flow. */
+  flows: FlowPathMap;
+}
+
+/** allauth react-spa's pages: the login page at /account/login, home after a login, a logout and a reauthentication. */
+export const defaultAuthRoutes: Readonly<AuthRoutes> = Object.freeze({
+  login: "/account/login",
+  afterLogin: "/",
+  afterLogout: "/",
+  afterReauthentication: "/",
+  flows: flowPaths,
+});
 
 /** The message of the error `pathForFlow` throws for a flow without a page (spec §2.1, §8). */
 export const UNKNOWN_FLOW_PATH_MESSAGE = "Unknown path for flow";
@@ -85,36 +102,34 @@ export interface AuthChangeRedirectContext {
   nextParameter?: string | null;
   /** The answer that caused the change. */
   response: AuthenticationResponse | undefined;
-  /** Your own flow pages, if they differ from `flowPaths`. */
-  paths?: FlowPathMap;
+  /** Your app's pages; what you leave out is `defaultAuthRoutes`'. */
+  routes?: Partial<AuthRoutes>;
 }
 
-const STUDY_CONFIGURATION_OR_SESSION_PATH = /^\/study\/[^/]+\/(?:config|session)\/?$/;
-
 /**
- * Where to navigate after an authentication change (spec §2.1), or null to stay:
- * logout → `/upload-subtitles` from a study configuration or session page, else `/`; login → the `next` parameter
- * or `/dashboard`; reauthenticated → `next` or `/`; reauthentication required → the first pending (else first)
- * flow's page with `?next=` the current path; flow updated → the pending flow's page.
+ * Where to navigate after an authentication change, or null to stay: logout → `routes.afterLogout`; login → the
+ * `next` parameter or `routes.afterLogin`; reauthenticated → `next` or `routes.afterReauthentication`;
+ * reauthentication required → the first pending (else first) flow's page with `?next=` the current path; flow
+ * updated → the pending flow's page.
  *
  * @example
  * redirectForAuthChange("reauthentication-required", { currentPath: "/account/email", response });
  * // "/account/reauthenticate?next=%2Faccount%2Femail"
+ * redirectForAuthChange("login", { currentPath: "/account/login", response, routes: { afterLogin: "/dashboard" } }); // "/dashboard"
  */
 export function redirectForAuthChange(event: AuthChangeEvent | null, context: AuthChangeRedirectContext): string | null {
-  const paths = context.paths ?? flowPaths;
+  const routes = { ...defaultAuthRoutes, ...context.routes };
+  const paths = routes.flows;
   const next = safeLocalPath(context.nextParameter);
   switch (event) {
     case null:
       return null;
-    case AUTH_CHANGE_EVENT.LOGOUT: {
-      const pathname = context.currentPath.split(/[?#]/)[0] ?? "";
-      return STUDY_CONFIGURATION_OR_SESSION_PATH.test(pathname) ? STUDY_LOGOUT_REDIRECT_PATH : LOGOUT_REDIRECT_PATH;
-    }
+    case AUTH_CHANGE_EVENT.LOGOUT:
+      return typeof routes.afterLogout === "function" ? routes.afterLogout(context.currentPath) : routes.afterLogout;
     case AUTH_CHANGE_EVENT.LOGIN:
-      return next ?? LOGIN_REDIRECT_PATH;
+      return next ?? routes.afterLogin;
     case AUTH_CHANGE_EVENT.REAUTHENTICATED:
-      return next ?? "/";
+      return next ?? routes.afterReauthentication;
     case AUTH_CHANGE_EVENT.REAUTHENTICATION_REQUIRED: {
       const data = context.response?.data;
       const flows = data !== undefined && "flows" in data ? data.flows : [];

@@ -35,10 +35,7 @@ export {
   type AuthenticationInfo,
 } from "./auth-change-events.ts";
 export {
-  LOGIN_PATH,
-  LOGIN_REDIRECT_PATH,
-  LOGOUT_REDIRECT_PATH,
-  STUDY_LOGOUT_REDIRECT_PATH,
+  defaultAuthRoutes,
   UNKNOWN_FLOW_PATH_MESSAGE,
   flowPaths,
   pathForFlow,
@@ -46,6 +43,7 @@ export {
   redirectForAuthChange,
   safeLocalPath,
   type AuthChangeRedirectContext,
+  type AuthRoutes,
   type FlowPathMap,
 } from "./flow-paths.ts";
 export { totpSetupFromResult, type TotpSetup } from "./mfa.ts";

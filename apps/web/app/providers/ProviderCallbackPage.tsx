@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { LOGIN_PATH, LOGIN_REDIRECT_PATH, UNKNOWN_FLOW_PATH_MESSAGE, isAuthenticationResponse, pathForPendingFlow, type AllauthClient } from "@atelier/auth";
+import { UNKNOWN_FLOW_PATH_MESSAGE, isAuthenticationResponse, pathForPendingFlow, type AllauthClient } from "@atelier/auth";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { authClient } from "../lib/auth.ts";
 import { mergeAnonymousProgress } from "../login-modal/merge-progress.ts";
 import { preferStrongestSecondFactor } from "../mfa/second-factor-flows.ts";
+import { LOGIN_PATH, LOGIN_REDIRECT_PATH } from "../lib/auth-routes.ts";
 import { ProviderFailure } from "./ProviderFailure.tsx";
 
 export const PROVIDER_CALLBACK_STATUS_TEXT = "Finishing your sign-in…";

@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { LOGIN_PATH, LOGIN_REDIRECT_PATH, UNKNOWN_FLOW_PATH_MESSAGE, pathForPendingFlow, type AllauthClient, type ProviderSignupResponse } from "@atelier/auth";
+import { UNKNOWN_FLOW_PATH_MESSAGE, pathForPendingFlow, type AllauthClient, type ProviderSignupResponse } from "@atelier/auth";
 import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { SIGNUP_UNEXPECTED_ERROR_MESSAGE } from "../account/login-messages.ts";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
 import { authClient } from "../lib/auth.ts";
+import { LOGIN_PATH, LOGIN_REDIRECT_PATH } from "../lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "../mfa/second-factor-flows.ts";
 
 export const PROVIDER_SIGNUP_LOAD_FAILED_MESSAGE = "The sign-up could not be loaded. Please start again from the login page.";

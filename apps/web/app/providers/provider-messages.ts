@@ -1,4 +1,5 @@
-import { LOGIN_PATH } from "@atelier/auth";
+import { LOGIN_PATH } from "../lib/auth-routes.ts";
+
 
 /** Spec §8 "Provider failure", shown on the callback page (with an error) and on the provider error page. */
 export const PROVIDER_FAILURE_TITLE = "Third-Party Login Failure";

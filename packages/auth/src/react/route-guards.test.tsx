@@ -1,4 +1,4 @@
-import { act, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import {
@@ -16,12 +16,15 @@ function CurrentLocation() {
   return <output aria-label="location">{location.pathname + location.search}</output>;
 }
 
-function renderAt(path: string, status: unknown, routes: React.ReactNode) {
+/** An app's own pages, as Atelier passes them (the package builds none in). */
+const appRoutes = { afterLogin: "/dashboard", afterLogout: (currentPath: string) => (currentPath.startsWith("/study/") ? "/upload-subtitles" : "/") };
+
+function renderAt(path: string, status: unknown, routes: React.ReactNode, options: { withAppRoutes?: boolean } = { withAppRoutes: true }) {
   const stub = createStubClient({ status: async () => status });
   render(
     <MemoryRouter initialEntries={[path]}>
       <AuthProvider client={stub.client} gate="none">
-        <AuthChangeRedirector />
+        <AuthChangeRedirector {...(options.withAppRoutes ? { routes: appRoutes } : {})} />
         <Routes>{routes}</Routes>
         <CurrentLocation />
       </AuthProvider>
@@ -69,14 +72,19 @@ describe("given a ProtectedRoute", () => {
 describe("given an AnonymousRoute", () => {
   const routes = (
     <>
-      <Route path="/account/login" element={<AnonymousRoute><h1>Login</h1></AnonymousRoute>} />
+      <Route path="/account/login" element={<AnonymousRoute redirectTo="/dashboard"><h1>Login</h1></AnonymousRoute>} />
+      <Route path="/account/signup" element={<AnonymousRoute><h1>Sign up</h1></AnonymousRoute>} />
       <Route path="/dashboard" element={<h1>Dashboard</h1>} />
+      <Route path="/" element={<h1>Home</h1>} />
     </>
   );
 
-  it("sends a signed-in user to /dashboard", async () => {
+  it("sends a signed-in user to the page the app gives, else home", async () => {
     renderAt("/account/login", authenticatedByPassword, routes);
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeTruthy();
+    cleanup();
+    renderAt("/account/signup", authenticatedByPassword, routes);
+    expect(await screen.findByRole("heading", { name: "Home" })).toBeTruthy();
   });
 
   it("shows the page to a signed-out user", async () => {
@@ -88,11 +96,16 @@ describe("given an AnonymousRoute", () => {
 describe("given an AuthChangeRedirector", () => {
   const routes = <Route path="*" element={null} />;
 
-  it("sends a user who logs in to /dashboard", async () => {
+  it("sends a user who logs in to the app's page after a login, or home without routes", async () => {
     const { emit } = renderAt("/account/login", unauthenticatedInitial, routes);
     await act(async () => {});
     act(() => void emit(authenticatedByPassword));
     expect(location()).toBe("/dashboard");
+    cleanup();
+    const withoutRoutes = renderAt("/account/login", unauthenticatedInitial, routes, { withAppRoutes: false });
+    await act(async () => {});
+    act(() => void withoutRoutes.emit(authenticatedByPassword));
+    expect(location()).toBe("/");
   });
 
   it("sends a user who logs in with a next parameter there", async () => {
@@ -102,7 +115,7 @@ describe("given an AuthChangeRedirector", () => {
     expect(location()).toBe("/account/email");
   });
 
-  it("sends a user logged out on a study session page to /upload-subtitles", async () => {
+  it("sends a user logged out on a study session page where the app's routes say", async () => {
     const { emit } = renderAt("/study/7/session", authenticatedByPassword, routes);
     await act(async () => {});
     act(() => void emit(unauthenticatedInitial));

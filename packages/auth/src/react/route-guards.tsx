@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import { LOGIN_PATH, LOGIN_REDIRECT_PATH, redirectForAuthChange } from "../flow-paths.ts";
+import { defaultAuthRoutes, redirectForAuthChange, type AuthRoutes } from "../flow-paths.ts";
 import { useAuthStatus, useAuthStore, useAuthStoreApi } from "./auth-provider.tsx";
 
 export interface ProtectedRouteProps {
@@ -21,7 +21,7 @@ export interface ProtectedRouteProps {
  * @example
  * <Route path="/dashboard" element={<ProtectedRoute onUnauthenticated={openLoginModal}><Dashboard /></ProtectedRoute>} />
  */
-export function ProtectedRoute({ children, onUnauthenticated, fallback = null, loginPath = LOGIN_PATH }: ProtectedRouteProps) {
+export function ProtectedRoute({ children, onUnauthenticated, fallback = null, loginPath = defaultAuthRoutes.login }: ProtectedRouteProps) {
   const location = useLocation();
   const { loadState, isAuthenticated } = useAuthStatus();
   const askedForPath = location.pathname + location.search;
@@ -44,17 +44,17 @@ export interface AnonymousRouteProps {
   children?: ReactNode;
   /** Rendered while the status loads. Defaults to nothing. */
   fallback?: ReactNode;
-  /** Where signed-in users go. Defaults to `/dashboard`. */
+  /** Where signed-in users go. Defaults to `defaultAuthRoutes.afterLogin` (`/`). */
   redirectTo?: string;
 }
 
 /**
- * Renders its children for signed-out users only; signed-in users go to /dashboard (spec §2.1).
+ * Renders its children for signed-out users only; signed-in users go to `redirectTo`.
  *
  * @example
  * <Route path="/account/login" element={<AnonymousRoute><LoginPage /></AnonymousRoute>} />
  */
-export function AnonymousRoute({ children, fallback = null, redirectTo = LOGIN_REDIRECT_PATH }: AnonymousRouteProps) {
+export function AnonymousRoute({ children, fallback = null, redirectTo = defaultAuthRoutes.afterLogin }: AnonymousRouteProps) {
   const { loadState, isAuthenticated } = useAuthStatus();
   if (loadState !== "ready") return fallback;
   if (isAuthenticated) return <Navigate to={redirectTo} replace />;
@@ -62,35 +62,38 @@ export function AnonymousRoute({ children, fallback = null, redirectTo = LOGIN_R
 }
 
 export interface AuthChangeRedirectorProps {
-  /** Decide the target yourself (e.g. stay put while the login modal handles a login); defaults to spec §2.1. */
+  /** Your app's pages (after login, after logout, the flows'…); what you leave out is `defaultAuthRoutes`'. */
+  routes?: Partial<AuthRoutes>;
+  /** Decide the target yourself (e.g. stay put while a login modal handles a login); defaults to `redirectForAuthChange`. */
   resolveRedirect?: typeof redirectForAuthChange;
 }
 
 /**
- * Navigates after each authentication change per spec §2.1 (`redirectForAuthChange`). Render it once, inside the
+ * Navigates after each authentication change (`redirectForAuthChange` with your `routes`). Render it once, inside the
  * router and the `AuthProvider`.
  *
  * @example
- * <AuthProvider client={client} gate="none"><AuthChangeRedirector /><Outlet /></AuthProvider>
+ * <AuthProvider client={client} gate="none"><AuthChangeRedirector routes={{ afterLogin: "/dashboard" }} /><Outlet /></AuthProvider>
  */
-export function AuthChangeRedirector({ resolveRedirect = redirectForAuthChange }: AuthChangeRedirectorProps) {
+export function AuthChangeRedirector({ routes, resolveRedirect = redirectForAuthChange }: AuthChangeRedirectorProps) {
   const store = useAuthStoreApi();
   const navigate = useNavigate();
   const location = useLocation();
   const authChangeCount = useAuthStore((state) => state.authChangeCount);
   const handledCount = useRef(authChangeCount);
-  const latest = useRef({ location, resolveRedirect });
-  latest.current = { location, resolveRedirect };
+  const latest = useRef({ location, resolveRedirect, routes });
+  latest.current = { location, resolveRedirect, routes };
 
   useEffect(() => {
     if (authChangeCount === handledCount.current) return;
     handledCount.current = authChangeCount;
     const { lastEvent, authenticationResponse } = store.getState();
-    const { location: currentLocation, resolveRedirect: resolve } = latest.current;
+    const { location: currentLocation, resolveRedirect: resolve, routes: currentRoutes } = latest.current;
     const target = resolve(lastEvent, {
       currentPath: currentLocation.pathname + currentLocation.search,
       nextParameter: new URLSearchParams(currentLocation.search).get("next"),
       response: authenticationResponse,
+      ...(currentRoutes ? { routes: currentRoutes } : {}),
     });
     if (target !== null) void navigate(target);
   }, [authChangeCount, navigate, store]);

@@ -12,6 +12,7 @@ import { authClient } from "../../lib/auth.ts";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PasskeyLoginButton } from "../../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../../mfa/mfa-settings.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { ProviderButtons } from "../../providers/ProviderButtons.tsx";
 
 export const meta = accountPageMeta("Log in");
@@ -73,7 +74,7 @@ function LoginForm() {
 export default function LoginRoute() {
   const [searchParams] = useSearchParams();
   return (
-    <AnonymousRoute redirectTo={safeLocalPath(searchParams.get("next")) ?? "/dashboard"}>
+    <AnonymousRoute redirectTo={safeLocalPath(searchParams.get("next")) ?? LOGIN_REDIRECT_PATH}>
       <LoginForm />
     </AnonymousRoute>
   );
