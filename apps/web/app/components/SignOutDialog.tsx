@@ -4,6 +4,7 @@ import { AUTH_CHANGE_EVENT, redirectForAuthChange } from "@atelier/auth";
 import { ConfirmDialog } from "@atelier/ui";
 import { authClient } from "../lib/auth.ts";
 import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
+import { atelierAuthRoutes } from "../lib/auth-routes.ts";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 
 /**
@@ -22,7 +23,7 @@ export function SignOutDialog() {
     try {
       await authClient.logout();
       setState("closed");
-      navigate(redirectForAuthChange(AUTH_CHANGE_EVENT.LOGOUT, { currentPath: location.pathname, response: undefined }) ?? "/");
+      navigate(redirectForAuthChange(AUTH_CHANGE_EVENT.LOGOUT, { currentPath: location.pathname, response: undefined, routes: atelierAuthRoutes }) ?? "/");
     } catch (error) {
       console.error(error);
       window.alert("Signing out failed. Please try again.");
