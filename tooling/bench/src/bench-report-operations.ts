@@ -1,0 +1,115 @@
+import type { BenchFigure, BenchResult } from "./bench-result.ts";
+import type { MachineDescription } from "./describe-machine.ts";
+import { engineLabelOf, engineLabels, figureAt, flatNumberOf, flattenFigures, formatMegabytes, formatNumber, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
+
+/** The report's sections about running the server: hostile input, start-up, the anonymous race, several processes. */
+
+export function hostileBodiesOf(hostileInput: BenchResult | undefined): Array<[string, BenchFigure]> {
+  return Object.entries(objectAt(hostileInput?.figures, "bodies"));
+}
+
+function renderHostileBodies(hostileInput: BenchResult): Table {
+  return {
+    columns: ["body", "status", "answer after", "sent before the answer", "server RSS Δ (peak Δ)", "GET /site-config meanwhile: median / max"],
+    rows: hostileBodiesOf(hostileInput).map(([key, body]) => {
+      const label = figureAt(body, "label");
+      const bytesSent = numberAt(body, "bytesSent");
+      const siteConfigRequests = numberAt(body, "siteConfigRequestsMeanwhile");
+      return [
+        typeof label === "string" ? label : key,
+        formatNumber(numberAt(body, "status")),
+        formatNumber(numberAt(body, "millisecondsToAnswer"), " ms"),
+        `${formatMegabytes(bytesSent)} of ${formatMegabytes(numberAt(body, "bytesOffered"))}`,
+        `${formatNumber(numberAt(body, "serverResidentGrowthMegabytes"), " MB")} (${formatNumber(numberAt(body, "serverResidentPeakGrowthMegabytes"), " MB")})`,
+        `${formatNumber(numberAt(body, "siteConfigMedianMilliseconds"), " ms")} / ${formatNumber(numberAt(body, "siteConfigMaximumMilliseconds"), " ms")}${siteConfigRequests === undefined ? "" : ` (${formatNumber(siteConfigRequests)} requests)`}`,
+      ];
+    }),
+  };
+}
+
+function renderAnonymousRace(anonymousRace: BenchResult): Table {
+  const rows = Object.entries(anonymousRace.figures)
+    .filter(([engine]) => engine in engineLabels)
+    .map(([engine, memorized]) => [engineLabelOf(engine), typeof memorized === "number" ? formatNumber(memorized) : flattenFigures(memorized).map(([figure, value]) => `${figure} ${value}`).join(", ")]);
+  return { columns: ["engine", "memorized cards after the race"], rows };
+}
+
+const serverStartupLabels: Record<string, string> = { compiled: "compiled (dist/main.js)", source: "from source (tsx)" };
+
+function renderServerStartup(serverStartup: BenchResult): Table {
+  const rows = ["compiled", "source"]
+    .filter((kind) => figureAt(serverStartup.figures, kind) !== undefined)
+    .map((kind) => [
+      serverStartupLabels[kind] ?? kind,
+      formatNumber(numberAt(serverStartup.figures, `${kind}.readyMillisecondsMedian`), " ms"),
+      formatNumber(numberAt(serverStartup.figures, `${kind}.residentAtReadyMegabytesMedian`), " MB"),
+      formatNumber(numberAt(serverStartup.figures, `${kind}.residentAfterRequestsMegabytesMedian`), " MB"),
+    ]);
+  return { columns: ["server", "ready (median)", "RSS at ready (median)", "RSS after requests (median)"], rows };
+}
+
+/** A figure written under a literal dotted key (`throughput.1.requestsPerSecond`), as apps/resilience writes them. */
+
+/** One, two and three processes behind nginx, the kill and the drain (resilience-scale-out), and the backups. */
+export function renderScaleOutSection(results: Map<string, BenchResult>, machine: MachineDescription): string[] | null {
+  const scaleOut = results.get("resilience-scale-out");
+  const backup = results.get("server-backup");
+  const faults = results.get("resilience-faults");
+  if (scaleOut === undefined && backup === undefined) return null;
+  const body: string[] = [];
+  if (scaleOut !== undefined) {
+    const rows = [1, 2, 3]
+      .filter((count) => flatNumberOf(scaleOut, `throughput.${count}.requestsPerSecond`) !== undefined)
+      .map((count) => [
+        `${count}`,
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.requestsPerSecond`)),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.p50Milliseconds`), " ms"),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.p99Milliseconds`), " ms"),
+        formatNumber(flatNumberOf(scaleOut, `throughput.${count}.errors`)),
+      ]);
+    body.push(...renderTable({ columns: ["processes", "requests/s", "p50", "p99", "errors"], rows }), "");
+    body.push(
+      `What limits it here: the machine's ${machine.cores} cores are shared by the load generator (200 learners), nginx, PostgreSQL and the processes, so a second or third process finds no idle core; the figures show the processes share the work without errors, not the capacity of a larger host (decision 0028).`,
+      "",
+    );
+    const failedAtKill = flatNumberOf(scaleOut, "killAndDrain.failedRequestsAtKill");
+    if (failedAtKill !== undefined) {
+      body.push(
+        `Kill and drain (three processes, 200 learners): SIGKILL failed ${formatNumber(failedAtKill)} requests, all in flight on the killed process; it was back in ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.restartMilliseconds"), " ms")}. SIGTERM drained another in ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.drainMilliseconds"), " ms")} with ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.failedRequestsAfterDrainSignal"))} failures. ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.acknowledgedCardsFound"))} acknowledged learner cards found, ${formatNumber(flatNumberOf(scaleOut, "killAndDrain.acknowledgedCardsLost"))} lost.`,
+        "",
+      );
+    }
+  }
+  if (backup !== undefined) {
+    body.push(
+      `Backup (server-backup): ${formatNumber(numberAt(backup.figures, "pairs"))} pairs, ${formatNumber(numberAt(backup.figures, "databaseMegabytes"), " MB")}, copied and checked in ${formatNumber(numberAt(backup.figures, "backupMilliseconds"), " ms")}.` +
+        (flatNumberOf(faults, "backup.commandMilliseconds") === undefined ? "" : ` Under 200 learners, \`pnpm backup\` took ${formatNumber(flatNumberOf(faults, "backup.commandMilliseconds"), " ms")} (Node start included) and lost ${formatNumber(flatNumberOf(faults, "backup.cardsLost"))} learner cards.`),
+      "",
+    );
+  }
+  return trimTrailingBlankLines(body);
+}
+
+/** The hostile-input bench's bodies, and what the subtitles, anonymous-race and server-startup benches add to it. */
+export function renderHostileInputSection(results: Map<string, BenchResult>): string[] | null {
+  const hostileInput = results.get("hostile-input");
+  const uploadFigures = figureAt(results.get("subtitles")?.figures, "hostileInput");
+  const anonymousRace = results.get("anonymous-race");
+  const serverStartup = results.get("server-startup");
+  if (hostileInput === undefined && uploadFigures === undefined && anonymousRace === undefined && serverStartup === undefined) return null;
+  const body: string[] = [];
+  if (hostileInput !== undefined) {
+    body.push(
+      ...renderTable(renderHostileBodies(hostileInput)),
+      "",
+      "The largest body of each family, sent to the real server as fast as the socket takes it; the client stops writing at the answer. RSS Δ is the server's resident memory after minus before.",
+      "",
+    );
+  }
+  if (uploadFigures !== undefined) {
+    body.push("Subtitle upload (the subtitles bench's `hostileInput`):", "", ...renderTable({ columns: ["figure", "value"], rows: flattenFigures(uploadFigures) }), "");
+  }
+  if (anonymousRace !== undefined) body.push("An anonymous learner's limit under racing ratings (anonymous-race):", "", ...renderTable(renderAnonymousRace(anonymousRace)), "");
+  if (serverStartup !== undefined) body.push("Server start-up (server-startup):", "", ...renderTable(renderServerStartup(serverStartup)), "");
+  return trimTrailingBlankLines(body);
+}
