@@ -6,6 +6,7 @@ import { loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
 import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { openTestDatabase, type TestDatabase } from "./database/test-databases.ts";
+import { logger } from "./logging/logger.ts";
 
 const missingBuildDirectory = path.join(os.tmpdir(), "atelier-no-web-build");
 const productionEnvironment = {
@@ -80,7 +81,7 @@ describe("given the default development configuration", () => {
   });
 
   it("should answer an unexpected error with a generic 500 message and log it", async () => {
-    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const consoleError = vi.spyOn(logger, "error").mockImplementation(() => {});
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: testDatabase.database });
     await testDatabase.destroy();
     testDatabase = await openTestDatabase("sqlite");
@@ -105,8 +106,8 @@ describe("given a database that is away", () => {
   const unavailableMessage = "The database is unavailable for a moment. Please try again in a few seconds.";
 
   it("should answer 503 with Retry-After, not 500, and warn once for many requests", async () => {
-    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const consoleWarn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const consoleError = vi.spyOn(logger, "error").mockImplementation(() => {});
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const response = await app.request("/dev/outbox");
@@ -119,7 +120,7 @@ describe("given a database that is away", () => {
   });
 
   it("should answer the study API's 503 with its error field too", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
     const response = await app.request("/api/subtitle-groups/");
     expect(response.status).toBe(503);
@@ -128,7 +129,7 @@ describe("given a database that is away", () => {
   });
 
   it("should answer the identity API's 503 in its envelope", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
     const app = createServer({ configuration: loadConfiguration({ WEB_BUILD_DIR: missingBuildDirectory }), database: unreachable.database });
     const response = await app.request("/_allauth/browser/v1/auth/login", {
       method: "POST",

@@ -34,6 +34,8 @@ import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "
 import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
 import { createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
+import { createRequestLogMiddleware } from "./logging/logger.ts";
+import { logger } from "./logging/logger.ts";
 
 /** Path prefixes that belong to APIs: unknown paths below them answer a JSON 404, never the site's 404 page. */
 export const apiPathPrefixes = ["/messages", "/captcha", "/dev", "/api", "/_allauth", "/accounts", "/user", "/stripe"] as const;
@@ -100,10 +102,11 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   const warnDatabaseUnavailable = (error: unknown) => {
     if (clock().getTime() - databaseUnavailableWarnedAt < 10_000) return;
     databaseUnavailableWarnedAt = clock().getTime();
-    console.warn(`The database is unavailable; answering 503 until it is back (${error instanceof Error ? error.message : String(error)}).`);
+    logger.warn(`The database is unavailable; answering 503 until it is back (${error instanceof Error ? error.message : String(error)}).`);
   };
 
 
+  app.use(createRequestLogMiddleware());
   app.use(createSecurityHeadersMiddleware(configuration));
   app.use(createDrainingMiddleware(lifecycle));
   // Before the session and CSRF middleware: a health check reads no cookie and touches the database at most once.

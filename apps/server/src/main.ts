@@ -8,6 +8,7 @@ import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { createServerLifecycle } from "./operations/index.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
+import { logger } from "./logging/logger.ts";
 
 /** How long SIGTERM waits for the requests in flight before closing their connections. */
 const drainDeadlineMilliseconds = 10_000;
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     configuration = loadConfiguration(process.env);
   } catch (error) {
     if (error instanceof ConfigurationError) {
+      // Before the server runs, an operator reads this in a terminal: plain text on standard error, not a JSON line.
       console.error(`${error.message}\nSee apps/server/CONFIGURATION.md for every setting.`);
       process.exit(1);
     }
@@ -43,12 +45,10 @@ async function main(): Promise<void> {
     console.error(problem);
     process.exit(1);
   }
-  console.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
-  console.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
+  logger.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
+  logger.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
   const identity = configuration.identity;
-  console.info(
-    `Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`,
-  );
+  logger.info(`Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`);
 
   let localOpenIdProvider: LocalOpenIdProvider | null = null;
   if (configuration.localOpenIdProvider) {
@@ -62,12 +62,12 @@ async function main(): Promise<void> {
     configuration = addLocalOpenIdProvider(configuration, localOpenIdProvider);
   }
   const providerNames = configuration.identity.socialProviders.map((provider) => (provider.id === "local" ? `${provider.name} at ${localOpenIdProvider?.issuer}` : provider.name));
-  console.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
+  logger.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
 
   const lifecycle = createServerLifecycle();
   const app = createServer({ configuration, database: openedDatabase.database, lifecycle });
   const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
-    console.info(`Atelier is running at http://localhost:${configuration.port}`);
+    logger.info(`Atelier is running at http://localhost:${configuration.port}`);
   });
   // Longer than a proxy keeps an idle upstream connection (nginx: 60 s), so the proxy, not this process, closes idle
   // ones: a connection closed here while the proxy sends on it fails that request. Long-lived upstream connections
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     // must not send a POST twice (1 to 3 502s per drain under 200 learners, decision 0027's revision).
     lifecycle.state = "draining";
     const startedAt = performance.now();
-    console.info(`Received ${signal}; new requests are answered 503, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
+    logger.info(`Received ${signal}; new requests are answered 503, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
     let isClosingEverythingElse = false;
     const timers: { closeWhenSafe?: ReturnType<typeof setInterval> } = {};
     const closeEverythingElse = (outcome: string) => {
@@ -97,11 +97,11 @@ async function main(): Promise<void> {
       if ("closeAllConnections" in server) server.closeAllConnections();
       Promise.all([openedDatabase.close(), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
         () => {
-          console.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
+          logger.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
           process.exit(0);
         },
         (error: unknown) => {
-          console.error("Closing the database failed.", error);
+          logger.error({ err: error }, "Closing the database failed.");
           process.exit(1);
         },
       );
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     }, 25);
     // A request still running at the deadline is cut off: the process must end for the service manager.
     const deadline = setTimeout(() => {
-      if (lifecycle.requestsInProgress > 0) console.warn(`Requests were still running ${drainDeadlineMilliseconds / 1000} s after ${signal}; their connections are closed.`);
+      if (lifecycle.requestsInProgress > 0) logger.warn(`Requests were still running ${drainDeadlineMilliseconds / 1000} s after ${signal}; their connections are closed.`);
       closePort();
       closeEverythingElse(lifecycle.requestsInProgress > 0 ? "Drain cut off" : "Drained at the deadline");
     }, drainDeadlineMilliseconds);

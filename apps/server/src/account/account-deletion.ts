@@ -2,6 +2,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { composeMail } from "../identity/identity-mail.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { logger } from "../logging/logger.ts";
 
 export const signInToDeleteAccountMessage = "Please sign in to delete your account.";
 
@@ -49,5 +50,5 @@ export async function sendAccountDeletedMail(mailer: Mailer, email: string): Pro
       { text: "You may sign up again with this address at any time. If you did not ask for this, please write to us through the contact page." },
     ]),
   );
-  if (result.status === "error") console.error(`The account-deleted mail to ${email} could not be sent.`, result.error);
+  if (result.status === "error") logger.error({ err: result.error }, `The account-deleted mail to ${email} could not be sent.`);
 }

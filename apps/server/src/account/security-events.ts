@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { composeMail } from "../identity/identity-mail.ts";
 import type { Mailer, MailMessage } from "../mail/mailer.ts";
+import { logger } from "../logging/logger.ts";
 
 /** What can happen to an account (issue 18, decision 0026). */
 export const securityEventTypes = [
@@ -124,7 +125,7 @@ export function createSecurityEventLog(options: { database: AtelierDatabase; mai
     if (notice) {
       const result = await mailer.sendMail(notice);
       if (result.status === "error") {
-        console.error(`The security notice "${notice.subject}" could not be sent.`, result.error);
+        logger.error({ err: result.error }, `The security notice "${notice.subject}" could not be sent.`);
       }
     }
   }

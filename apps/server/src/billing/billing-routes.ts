@@ -2,13 +2,14 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { requireAuthenticatedUser } from "../identity/index.ts";
 import { providerUnavailable, type BillingService } from "./billing-service.ts";
+import { logger } from "../logging/logger.ts";
 
 async function callProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    console.error("A billing provider call failed:", error);
+    logger.error({ err: error }, "A billing provider call failed:");
     throw providerUnavailable(error);
   }
 }

@@ -5,6 +5,7 @@ import type { AuthenticatedUser } from "../identity/index.ts";
 import { WebhookSignatureError, type BillingProvider, type VerifiedWebhookEvent } from "./billing-provider.ts";
 import { createBillingStore, type StoredSubscription } from "./billing-store.ts";
 import { freeEntitlements, type PlanCatalogue, type PlanEntitlements } from "./plans.ts";
+import { logger } from "../logging/logger.ts";
 
 /** Subscription statuses that grant the plan (Stripe's meaning; the development provider uses the same words). */
 export const activeSubscriptionStatuses: ReadonlySet<string> = new Set(["active", "trialing"]);
@@ -216,7 +217,7 @@ export function createBillingService(options: BillingServiceOptions) {
       event = provider.verifyWebhook(payload, signatureHeader);
     } catch (error) {
       if (error instanceof WebhookSignatureError) {
-        console.warn(`Refused a billing webhook: ${error.message}`);
+        logger.warn(`Refused a billing webhook: ${error.message}`);
         return { status: 400, message: error.message };
       }
       throw error;
@@ -224,7 +225,7 @@ export function createBillingService(options: BillingServiceOptions) {
     const fieldHoldingNul = webhookFieldHoldingNul(event);
     if (fieldHoldingNul) {
       const message = `The signed webhook's ${fieldHoldingNul} holds U+0000, which no Stripe id contains; the event is malformed and was not stored.`;
-      console.warn(`Refused a billing webhook: ${message}`);
+      logger.warn(`Refused a billing webhook: ${message}`);
       return { status: 400, message };
     }
     const deliveryId = crypto.randomUUID();
@@ -238,7 +239,7 @@ export function createBillingService(options: BillingServiceOptions) {
       await store.finishDelivery(deliveryId, outcome);
       return { status: 200, message: outcome === "synced" ? "Synced." : "Unknown customer; ignored." };
     } catch (error) {
-      console.error(`Billing webhook ${event.id} (${event.type}): syncing customer ${event.customerId} failed:`, error);
+      logger.error({ err: error }, `Billing webhook ${event.id} (${event.type}): syncing customer ${event.customerId} failed:`);
       await store.finishDelivery(deliveryId, "failed", error instanceof Error ? error.message : String(error)).catch(() => undefined);
       return { status: 500, message: "Syncing the subscription failed; please retry." };
     }

@@ -9,6 +9,7 @@ import { createServer } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { listOutboxMails } from "../mail/outbox-mailer.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import { logger } from "../logging/logger.ts";
 
 const missingBuildDirectory = path.join(os.tmpdir(), "atelier-no-web-build");
 
@@ -220,14 +221,14 @@ describe.each(testDatabaseEngines)("given the contact form on %s", (engine) => {
 
   describe("given a mailer that fails", () => {
     it("should still answer 201 and keep the message with the status failed", async () => {
-      const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+      const consoleError = vi.spyOn(logger, "error").mockImplementation(() => {});
       const failingMailer: Mailer = { kind: "smtp", sendMail: async () => ({ status: "error", error: new Error("SMTP is down") }) };
       const app = createTestApp(testDatabase, { mailer: failingMailer });
       const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) });
       expect(response.status).toBe(201);
       const stored = await testDatabase.database.selectFrom("contact_message").select(["delivery_status", "delivery_error"]).execute();
       expect(stored).toEqual([{ delivery_status: "failed", delivery_error: "SMTP is down" }]);
-      expect(consoleError).toHaveBeenCalledWith(expect.stringContaining("is stored but its e-mail to the painter failed"), expect.any(Error));
+      expect(consoleError).toHaveBeenCalledWith({ err: expect.any(Error) }, expect.stringContaining("is stored but its e-mail to the painter failed"));
       consoleError.mockRestore();
     });
   });

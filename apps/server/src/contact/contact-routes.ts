@@ -10,6 +10,7 @@ import type { Mailer } from "../mail/mailer.ts";
 import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
 import { createContactMail } from "./contact-mail.ts";
 import { contactRequestSchema } from "./contact-schema.ts";
+import { logger } from "../logging/logger.ts";
 
 export const contactSuccessMessage = "Thank you! Your message has been sent.";
 export const captchaMissingMessage = "Please complete the captcha verification";
@@ -55,7 +56,7 @@ export function createContactRoutes(options: { configuration: Configuration; dat
     // A filled honeypot is a bot: it gets the ordinary success answer so it learns nothing, but nothing is stored or sent.
     const honeypot = (body as { website?: unknown }).website;
     if (honeypot !== undefined && honeypot !== null && honeypot !== "") {
-      console.info(`Contact form: ignored a message whose honeypot field was filled (client ${clientAddress ?? "unknown"}).`);
+      logger.info(`Contact form: ignored a message whose honeypot field was filled (client ${clientAddress ?? "unknown"}).`);
       return c.json({ message: contactSuccessMessage }, 201);
     }
 
@@ -94,7 +95,7 @@ export function createContactRoutes(options: { configuration: Configuration; dat
       createContactMail({ name: contact.name, email: contact.email, message: contact.message, recipient: options.configuration.contactRecipient, receivedAt }),
     );
     if (delivery.status === "error") {
-      console.error(`Contact form: message ${messageId} is stored but its e-mail to the painter failed.`, delivery.error);
+      logger.error({ err: delivery.error }, `Contact form: message ${messageId} is stored but its e-mail to the painter failed.`);
     }
     await options.database
       .updateTable("contact_message")

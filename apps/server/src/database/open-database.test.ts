@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isDatabaseUnavailableError } from "./database-errors.ts";
 import { openTestDatabase, testDatabaseEngines, testPostgresUrl, type TestDatabase } from "./test-databases.ts";
+import { logger } from "../logging/logger.ts";
 
 async function terminateBackend(processId: number): Promise<void> {
   const administrator = new pg.Client({ connectionString: testPostgresUrl });
@@ -31,7 +32,7 @@ describe.runIf(testDatabaseEngines.includes("postgresql"))("given a PostgreSQL p
   });
 
   it("should drop an idle connection without ending the process, and answer the next query", async () => {
-    const consoleWarn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const consoleWarn = vi.spyOn(logger, "warn").mockImplementation(() => {});
     const idleProcessId = await backendProcessIdOf(testDatabase.database);
     await terminateBackend(idleProcessId);
     await vi.waitFor(() => expect(consoleWarn).toHaveBeenCalledWith(expect.stringContaining("An idle PostgreSQL connection failed and was dropped")));
@@ -39,7 +40,7 @@ describe.runIf(testDatabaseEngines.includes("postgresql"))("given a PostgreSQL p
   });
 
   it("should fail a transaction whose connection is terminated with an unavailable error, without ending the process", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
     const transaction = testDatabase.database.transaction().execute(async (transaction) => {
       await terminateBackend(await backendProcessIdOf(transaction));
       // The client is checked out and idle here while its socket closes: the pool's listener is not attached.

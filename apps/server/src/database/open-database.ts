@@ -4,6 +4,7 @@ import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseSchema } from "./schema.ts";
+import { logger } from "../logging/logger.ts";
 
 export type DatabaseEngine = "sqlite" | "postgresql";
 
@@ -40,7 +41,7 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
     // node-postgres emits `error` on a client whose connection drops (PostgreSQL restarted, a backend terminated),
     // on the pool for idle clients and on the client itself while checked out; unheard, either ends the process.
     // The query in progress fails on its own and is answered 503; the broken client is discarded.
-    pool.on("error", (error) => console.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
+    pool.on("error", (error) => logger.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
     pool.on("connect", (client) => client.on("error", () => {}));
     const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(options.databaseUrl);

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { describe, expect, it, vi } from "vitest";
 import { createErrorHandler, errorBodyOf, errorShapeOf } from "./error-responses.ts";
 import { HttpError } from "./http-errors.ts";
+import { logger } from "../logging/logger.ts";
 
 describe("given the paths of every API", () => {
   it("should pick allauth's envelope, the study API's error field, a page for the development billing pages and message elsewhere", () => {
@@ -65,7 +66,7 @@ describe("given one onError for the whole server", () => {
   });
 
   it("should log anything else and answer a generic 500 that names nothing of it", async () => {
-    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    const consoleError = vi.spyOn(logger, "error").mockImplementation(() => {});
     const response = await appThrowing(new Error("password=hunter2 in a stack")).request("/_allauth/browser/v1/auth/login");
     expect(response.status).toBe(500);
     const body = (await response.json()) as { status: number; message: string };

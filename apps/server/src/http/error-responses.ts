@@ -2,6 +2,7 @@ import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "../database/database-errors.ts";
 import { HttpError, internalServerErrorMessage } from "./http-errors.ts";
+import { logger } from "../logging/logger.ts";
 
 /**
  * The shape of an error answer, by API: allauth's envelope (`{ status, errors }`), the study API's `{ error }` (spec
@@ -65,7 +66,7 @@ function toHttpError(c: Context, error: unknown, options: ErrorHandlerOptions): 
     options.onDatabaseUnavailable?.(error);
     return new HttpError(503, databaseUnavailableMessage, { headers: { "Retry-After": String(databaseUnavailableRetryAfterSeconds) }, fromTheServer: true, cause: error });
   }
-  console.error(`Unexpected error while answering ${c.req.method} ${c.req.path}:`, error);
+  logger.error({ err: error }, `Unexpected error while answering ${c.req.method} ${c.req.path}:`);
   return new HttpError(500, internalServerErrorMessage, { cause: error });
 }
 

@@ -10,12 +10,13 @@ import { typesOf } from "./mfa/authenticator-store.ts";
 import { hashPassword } from "./passwords.ts";
 import { currentPending, ensureSession, setPending } from "./request-guards.ts";
 import { authenticatedResult, type IdentityResult, unauthenticatedResult } from "./responses.ts";
+import { logger } from "../logging/logger.ts";
 
 export async function sendMail(deps: IdentityDependencies, message: MailMessage): Promise<void> {
   const { mailer } = deps;
   const result = await mailer.sendMail(message);
   if (result.status === "error") {
-    console.error(`The identity mail "${message.subject}" to ${message.to} could not be sent.`, result.error);
+    logger.error({ err: result.error }, `The identity mail "${message.subject}" to ${message.to} could not be sent.`);
   }
 }
 
@@ -27,7 +28,7 @@ export async function reportSecurityEvent(deps: IdentityDependencies, request: I
   try {
     await deps.onSecurityEvent({ userId: account.id, type, ...extra, ipAddress: request.ip, userAgent: request.userAgent, notifyEmail: primaryEmailOf(account), now: request.now });
   } catch (error) {
-    console.error(`The onSecurityEvent hook failed for "${type}"; the change itself succeeded.`, error);
+    logger.error({ err: error }, `The onSecurityEvent hook failed for "${type}"; the change itself succeeded.`);
   }
 }
 
@@ -51,7 +52,7 @@ export async function signIn(deps: IdentityDependencies, request: IdentityReques
     try {
       await deps.onUserLoggedIn({ user: toAuthenticatedUser(request.account, request.client, request.session.id), context: request.c });
     } catch (error) {
-      console.error("The onUserLoggedIn hook failed; the sign-in itself succeeded.", error);
+      logger.error({ err: error }, "The onUserLoggedIn hook failed; the sign-in itself succeeded.");
     }
   }
   return authenticatedResult(serializeUser(request.account), methods);

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { sql } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import type { ServerLifecycle } from "./server-lifecycle.ts";
+import { logger } from "../logging/logger.ts";
 
 /** How long `/readyz` waits for the database before it answers 503: a proxy's check must not hang. */
 export const readinessDatabaseTimeoutMilliseconds = 2_000;
@@ -52,7 +53,7 @@ async function checkDatabaseAnswers(database: AtelierDatabase): Promise<string |
     () => null,
     (error: unknown) => {
       // The cause stays in the log: a public answer must not name hosts or users.
-      console.warn(`Readiness check: the database does not answer (${error instanceof Error ? error.message : String(error)}).`);
+      logger.warn(`Readiness check: the database does not answer (${error instanceof Error ? error.message : String(error)}).`);
       return "The database does not answer.";
     },
   );

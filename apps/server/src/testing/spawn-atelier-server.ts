@@ -63,7 +63,7 @@ function serverCommandArguments(): string[] {
 export function spawnAtelierServer(environment: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, serverCommandArguments(), {
     cwd: serverPackageDirectory,
-    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", DATABASE_URL: "", ...environment },
+    env: { ...process.env, NODE_ENV: "test", HOST: "127.0.0.1", DATABASE_URL: "", LOG_LEVEL: "info", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Configuration } from "../../config.ts";
+import { logger } from "../../logging/logger.ts";
 
 /** A person the local provider can sign in as; the login page offers these, and any other account id works too. */
 export type LocalOpenIdTestUser = { accountId: string; name: string; email: string | null; emailVerified: boolean; description: string };
@@ -126,7 +127,7 @@ export async function startLocalOpenIdProvider(options: StartLocalOpenIdProvider
       return { accountId, claims: async () => claims };
     },
   });
-  provider.on("server_error", (_context, error) => console.error("The local OpenID provider failed:", error));
+  provider.on("server_error", (_context, error) => logger.error({ err: error }, "The local OpenID provider failed:"));
   const providerCallback = provider.callback();
 
   async function handleInteraction(request: http.IncomingMessage, response: http.ServerResponse, action: string): Promise<void> {

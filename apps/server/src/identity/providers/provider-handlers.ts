@@ -9,6 +9,7 @@ import { dataResult, redirectResult, type IdentityResult } from "../responses.ts
 import { describeSocialProvider, type ProviderDescription } from "./provider-description.ts";
 import { SocialAccountAlreadyConnectedError, type SocialAccount } from "./social-account-store.ts";
 import type { ProviderProfile, SocialProvider } from "./social-providers.ts";
+import { logger } from "../../logging/logger.ts";
 
 /** allauth's error codes on the way back to the callback URL (API.md §8). */
 export type ProviderCallbackError = "unknown" | "cancelled" | "permission_denied" | "reauthentication_required" | "connected_other";
@@ -172,7 +173,7 @@ export async function providerRedirect(deps: IdentityDependencies, request: Iden
   try {
     authorization = await provider.createAuthorizationRequest(backendCallbackUrlOf(deps, provider.id));
   } catch (error) {
-    console.error(`Sign-in with ${provider.name} could not start: its OpenID configuration could not be read.`, error);
+    logger.error({ err: error }, `Sign-in with ${provider.name} could not start: its OpenID configuration could not be read.`);
     return withError(callbackUrl, "unknown", process);
   }
   const redirect: PendingProviderRedirect = {
@@ -214,7 +215,7 @@ export async function providerCallback(deps: IdentityDependencies, request: Iden
   try {
     profile = await provider.completeAuthorization(callbackUrl, redirect);
   } catch (error) {
-    console.warn(`Sign-in with ${provider.name} failed at the code exchange:`, error instanceof Error ? error.message : error);
+    logger.warn({ err: error }, `Sign-in with ${provider.name} failed at the code exchange:`);
     return withError(redirect.callbackUrl, "unknown", redirect.process);
   }
   return redirect.process === "connect" ? completeConnect(deps, request, redirect, provider, profile) : completeLogin(deps, request, redirect, provider, profile);

@@ -1,0 +1,66 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { MiddlewareHandler } from "hono";
+import { requestId as honoRequestId } from "hono/request-id";
+import pino from "pino";
+
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+/** `LOG_LEVEL` (pino's levels, `silent` included); `info` by default, `silent` under vitest unless set. */
+function levelFromEnvironment(): string {
+  const configured = process.env.LOG_LEVEL?.trim();
+  if (configured) return configured;
+  return process.env.VITEST ? "silent" : "info";
+}
+
+/**
+ * The server's one log: JSON lines on standard output (pino). Every line written while a request is answered carries
+ * that request's `requestId` (the `X-Request-Id` the server answers with), wherever in the code it is written.
+ *
+ * @example
+ * logger.error({ err: error }, "The identity mail could not be sent.");
+ */
+export const logger = createLogger({ level: levelFromEnvironment(), destination: pino.destination({ dest: 1, sync: true }) });
+
+/**
+ * A logger of the server's shape writing to `destination` (the server's own writes to standard output as it happens,
+ * so that a line before `process.exit()` is never lost in a buffer); tests give it a stream of their own.
+ */
+export function createLogger(options: { level: string; destination: pino.DestinationStream }): pino.Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: "atelier" },
+      mixin: () => {
+        const store = requestContext.getStore();
+        return store ? { requestId: store.requestId } : {};
+      },
+    },
+    options.destination,
+  );
+}
+
+const quietPaths = new Set(["/healthz", "/readyz"]);
+
+/**
+ * Gives each request an id (`X-Request-Id`: the client's if it is a plain token of at most 255 characters, else a new
+ * UUID), makes it the context of every log line written while the request is answered, and logs one line per answer
+ * (method, path, status, milliseconds); health checks only at `debug`.
+ *
+ * @example
+ * app.use(createRequestLogMiddleware());
+ */
+export function createRequestLogMiddleware(options: { logger?: pino.Logger } = {}): MiddlewareHandler {
+  const log = options.logger ?? logger;
+  const assignRequestId = honoRequestId();
+  return (c, next) =>
+    assignRequestId(c, async () => {
+      const requestId = c.get("requestId") as string;
+      const startedAt = performance.now();
+      await requestContext.run({ requestId }, async () => {
+        await next();
+        const line = { method: c.req.method, path: c.req.path, status: c.res.status, milliseconds: Math.round(performance.now() - startedAt) };
+        if (quietPaths.has(c.req.path)) log.debug(line, "request");
+        else log.info(line, "request");
+      });
+    });
+}
