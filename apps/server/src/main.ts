@@ -8,7 +8,7 @@ import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { createServerLifecycle } from "./operations/index.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
-import { logger } from "./logging/logger.ts";
+import { flushLogs, logger } from "./logging/logger.ts";
 
 /** How long SIGTERM waits for the requests in flight before closing their connections. */
 const drainDeadlineMilliseconds = 10_000;
@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof ConfigurationError) {
       // Before the server runs, an operator reads this in a terminal: plain text on standard error, not a JSON line.
+      flushLogs();
       console.error(`${error.message}\nSee apps/server/CONFIGURATION.md for every setting.`);
       process.exit(1);
     }
@@ -42,13 +43,10 @@ async function main(): Promise<void> {
   } catch (error) {
     const problem = describeDatabaseStartupFailure(error, configuration);
     if (problem === null) throw error;
+    flushLogs();
     console.error(problem);
     process.exit(1);
   }
-  logger.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
-  logger.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
-  const identity = configuration.identity;
-  logger.info(`Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`);
 
   let localOpenIdProvider: LocalOpenIdProvider | null = null;
   if (configuration.localOpenIdProvider) {
@@ -56,11 +54,17 @@ async function main(): Promise<void> {
       localOpenIdProvider = await startLocalOpenIdProvider({ port: configuration.localOpenIdProvider.port, redirectUris: [localOpenIdRedirectUriOf(configuration.publicOrigin)] });
     } catch (error) {
       const reason = (error as { code?: string }).code === "EADDRINUSE" ? `port ${configuration.localOpenIdProvider.port} is taken` : String(error);
+      flushLogs();
       console.error(`The local OpenID provider could not start: ${reason}. Set LOCAL_OIDC_PORT to a free port (0 picks one), or LOCAL_OIDC_PROVIDER=false.`);
       process.exit(1);
     }
     configuration = addLocalOpenIdProvider(configuration, localOpenIdProvider);
   }
+  // Printed once nothing can stop the start any more: a refusal is then the last line the operator sees.
+  logger.info(`Database: ${openedDatabase.engine} at ${openedDatabase.location}`);
+  logger.info(`Mail: ${configuration.smtpUrl ? "SMTP" : "development outbox at /dev/outbox/view"}; captcha: ${configuration.captcha.provider}`);
+  const identity = configuration.identity;
+  logger.info(`Accounts: e-mail verification ${identity.emailVerification} by ${identity.emailVerificationByCodeEnabled ? "code" : "link"}, sign-in by code ${identity.loginByCodeEnabled ? "on" : "off"}, password reset by ${identity.passwordResetByCodeEnabled ? "code" : "link"}; CSRF origin ${configuration.publicOrigin}`);
   const providerNames = configuration.identity.socialProviders.map((provider) => (provider.id === "local" ? `${provider.name} at ${localOpenIdProvider?.issuer}` : provider.name));
   logger.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
 
@@ -98,10 +102,12 @@ async function main(): Promise<void> {
       Promise.all([openedDatabase.close(), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
         () => {
           logger.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
+          flushLogs();
           process.exit(0);
         },
         (error: unknown) => {
           logger.error({ err: error }, "Closing the database failed.");
+          flushLogs();
           process.exit(1);
         },
       );
@@ -138,6 +144,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  flushLogs();
   console.error("The server could not start.", error);
   process.exit(1);
 });

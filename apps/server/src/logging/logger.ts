@@ -19,11 +19,23 @@ function levelFromEnvironment(): string {
  * @example
  * logger.error({ err: error }, "The identity mail could not be sent.");
  */
-export const logger = createLogger({ level: levelFromEnvironment(), destination: pino.destination({ dest: 1, sync: true }) });
+/** Buffered (at least 4 KB a write, so a busy server does not make a system call per request); flushed before exit. */
+// At most 16 MB waits for a slow reader of standard output; beyond that lines are dropped, not memory exhausted.
+const standardOutput = pino.destination({ dest: 1, sync: false, minLength: 4096, maxLength: 16 * 1024 * 1024 });
+export const logger = createLogger({ level: levelFromEnvironment(), destination: standardOutput });
+
+/** Writes out what the log still holds; call it before `process.exit()`. */
+export function flushLogs(): void {
+  try {
+    standardOutput.flushSync();
+  } catch {
+    // Nothing buffered yet (the stream is not ready before its first write), or standard output is gone.
+  }
+}
 
 /**
- * A logger of the server's shape writing to `destination` (the server's own writes to standard output as it happens,
- * so that a line before `process.exit()` is never lost in a buffer); tests give it a stream of their own.
+ * A logger of the server's shape writing to `destination` (the server's own buffers its writes to standard output and
+ * is flushed by `flushLogs()` before the process exits); tests give it a stream of their own.
  */
 export function createLogger(options: { level: string; destination: pino.DestinationStream }): pino.Logger {
   return pino(
