@@ -1,12 +1,13 @@
 import { AnonymousRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { CodeStepPage } from "../../mfa/CodeStepPage.tsx";
 
 export const meta = accountPageMeta("Two-factor authentication");
 
 export default function Route() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <CodeStepPage step="authenticate" type="totp" />
     </AnonymousRoute>
   );

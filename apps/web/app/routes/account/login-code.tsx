@@ -6,6 +6,7 @@ import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormFi
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Sign in with a code");
@@ -37,7 +38,7 @@ function RequestLoginCodeForm() {
 
 export default function LoginCodeRoute() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <RequestLoginCodeForm />
     </AnonymousRoute>
   );

@@ -2,6 +2,7 @@ import { Navigate, useLocation } from "react-router";
 import { AnonymousRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { SetNewPasswordForm } from "../../account/SetNewPasswordForm.tsx";
 
 export const meta = accountPageMeta("Set a new password");
@@ -20,7 +21,7 @@ function CompletePasswordReset() {
 
 export default function PasswordResetCompleteRoute() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <CompletePasswordReset />
     </AnonymousRoute>
   );

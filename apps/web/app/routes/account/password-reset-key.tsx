@@ -5,6 +5,7 @@ import { AnonymousRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { SetNewPasswordForm } from "../../account/SetNewPasswordForm.tsx";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Set a new password");
@@ -39,7 +40,7 @@ function PasswordResetFromKey() {
 
 export default function PasswordResetKeyRoute() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <PasswordResetFromKey />
     </AnonymousRoute>
   );

@@ -7,6 +7,7 @@ import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PASSWORD_RESET_ANTI_ENUMERATION_MESSAGE, PASSWORD_RESET_SPAM_HINT } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Reset your password");
@@ -50,7 +51,7 @@ function RequestPasswordResetForm() {
 
 export default function PasswordResetRoute() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <RequestPasswordResetForm />
     </AnonymousRoute>
   );

@@ -7,6 +7,7 @@ import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PASSWORD_MISMATCH_PAGE_MESSAGE, SIGNUP_UNEXPECTED_ERROR_MESSAGE } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
+import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Sign up");
@@ -57,7 +58,7 @@ function SignupForm() {
 
 export default function SignupRoute() {
   return (
-    <AnonymousRoute>
+    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
       <SignupForm />
     </AnonymousRoute>
   );
