@@ -69,6 +69,11 @@ function RenameForm({ group, onRenamed, onCancel }: { group: SubtitleGroup; onRe
   );
 }
 
+/** "1 pair", "559 pairs". */
+export function describePairCount(count: number): string {
+  return `${count.toLocaleString("en-GB")} ${count === 1 ? "pair" : "pairs"}`;
+}
+
 function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onChanged: (group: SubtitleGroup) => void; onDeleted: (groupId: string) => void }) {
   const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string>();
@@ -99,7 +104,7 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
       <div className="group-item__summary">
         <h3 className="group-item__name">{group.name}</h3>
         <Badge tone={group.is_public ? "success" : "neutral"}>{group.is_public ? "Public" : "Private"}</Badge>
-        <span className="group-item__count">{group.pair_count} pairs</span>
+        <span className="group-item__count">{describePairCount(group.pair_count)}</span>
       </div>
       {renaming ? (
         <RenameForm
@@ -132,7 +137,7 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
                 </Button>
               }
               title="Are you sure you want to delete this group?"
-              description={`${group.name} and its ${group.pair_count} pairs will be deleted.`}
+              description={`${group.name} and its ${describePairCount(group.pair_count)} will be deleted.`}
               confirmLabel="Delete"
               confirmPendingLabel="Deleting…"
               confirmPending={deletePending}
