@@ -33,7 +33,7 @@ import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
 import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
 import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
-import { createStudyRoutes, createUploadBodyLimit, warmUpSubtitleParseWorker } from "./study/index.ts";
+import { createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpSubtitleParseWorker } from "./study/index.ts";
 import { createRequestLogMiddleware } from "./logging/logger.ts";
 import { logger } from "./logging/logger.ts";
 
@@ -94,7 +94,13 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
   const siteConfig: SiteConfig = { captcha: captcha.publicSettings, analytics: configuration.analytics };
 
   const securityEvents = createSecurityEventLog({ database, mailer, clock });
-  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn: options.onUserLoggedIn, onSecurityEvent: securityEvents.record, providerFetch: options.providerFetch });
+  const secureCookies = configuration.publicOrigin.startsWith("https:");
+  // Every way of signing in keeps the study progress made before it (spec §7), in the sign-in's own answer.
+  const onUserLoggedIn = async (event: UserLoggedInEvent) => {
+    await mergeRequestLearnerIntoAccount({ database, clock, secureCookies }, event.context, event.user.id);
+    await options.onUserLoggedIn?.(event);
+  };
+  const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn, onSecurityEvent: securityEvents.record, providerFetch: options.providerFetch });
 
   const app = new Hono<{ Variables: ServerVariables }>();
   // While the database is away every request fails the same way: one line per outage, not one per request.
@@ -159,7 +165,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
       securityEvents,
       database,
       mailer,
-      secureCookies: configuration.publicOrigin.startsWith("https:"),
+      secureCookies,
       cancelSubscriptions: (userId) => billing.service.cancelEverySubscriptionNow(userId),
     }),
   );
@@ -168,7 +174,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
     createStudyRoutes({
       database,
       clock,
-      secureCookies: configuration.publicOrigin.startsWith("https:"),
+      secureCookies,
       entitlementsOfUser: async (userId) => {
         const status = await billing.service.subscriptionStatus(userId);
         return { planName: status.plan, ...status.entitlements };

@@ -13,7 +13,6 @@ import { redirectForAuthChange } from "@atelier/auth";
 import { authClient, authStore, hasSignedInHint } from "./lib/auth.ts";
 import { useSignOutDialogStore } from "./components/sign-out-dialog-store.ts";
 import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
-import { mergeAnonymousProgress } from "./login-modal/merge-progress.ts";
 import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
 import { atelierAuthRoutes } from "./lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
@@ -50,10 +49,8 @@ function DeferredDialogs() {
 
 const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event, context) => {
   if (event === "login") {
-    // The modal merges the study progress itself, then reloads; every other sign-in (the login page, a code, a
-    // confirmed address after a sign-up) merges here, so progress made before signing in is always kept.
+    // The modal reloads the page itself (spec 4.2). The server merged the study progress as it signed the user in.
     if (useLoginModalStore.getState().state === "open") return null;
-    void mergeAnonymousProgress();
     // Begun in the modal and finished on a flow's page: back to where the modal was opened.
     const returnPath = context.nextParameter ? undefined : takeReturnAfterLogin();
     if (returnPath) return returnPath;

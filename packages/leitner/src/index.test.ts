@@ -32,6 +32,7 @@ describe("the package entry point", () => {
         "learningStateOf",
         "markCardsStudied",
         "mergeLearnerProgress",
+        "moveLearningStateCount",
         "nextCardIndexAfterRating",
         "nextReviewAfterAnswer",
         "rateCard",

@@ -35,6 +35,6 @@ export {
   cardCountOptions,
   allLoadedCardsMemorized,
 } from "./session.ts";
-export { computeGroupStatistics } from "./statistics.ts";
+export { computeGroupStatistics, moveLearningStateCount, type LearningStateCounts } from "./statistics.ts";
 export { isAnonymousLimitReached, canAnonymousLearnerRate, canLearnerRate } from "./anonymous-limit.ts";
 export { mergeLearnerProgress } from "./merge.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { indexProgressByPairId } from "./card-state.ts";
-import { computeGroupStatistics } from "./statistics.ts";
+import { computeGroupStatistics, moveLearningStateCount } from "./statistics.ts";
 import type { CardProgress } from "./types.ts";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -68,5 +68,25 @@ describe("computeGroupStatistics", () => {
     const inAWeek = new Date("2026-01-08T10:00:00Z");
     // p3 (2 Jan) and p7 (5 Jan) become due; p5 (20 Jan) does not.
     expect(computeGroupStatistics(pairs, indexProgressByPairId(records), inAWeek).dueToday).toBe(5);
+  });
+});
+
+describe("given a card that changes learning state after a rating", () => {
+  const counts = { total: 10, not_started: 6, in_progress: 3, memorized: 1 };
+
+  it("moves a new card into the in-progress count", () => {
+    expect(moveLearningStateCount(counts, "new", "in-progress")).toEqual({ total: 10, not_started: 5, in_progress: 4, memorized: 1 });
+  });
+
+  it("moves a memorized card back to in progress after a wrong answer", () => {
+    expect(moveLearningStateCount(counts, "memorized", "in-progress")).toEqual({ total: 10, not_started: 6, in_progress: 4, memorized: 0 });
+  });
+
+  it("leaves the counts as they are when the state does not change", () => {
+    expect(moveLearningStateCount(counts, "in-progress", "in-progress")).toBe(counts);
+  });
+
+  it("never counts below zero when the screen's counts were older than the card's state", () => {
+    expect(moveLearningStateCount({ not_started: 0, in_progress: 0, memorized: 0 }, "new", "in-progress")).toEqual({ not_started: 0, in_progress: 1, memorized: 0 });
   });
 });

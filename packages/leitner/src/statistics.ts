@@ -1,6 +1,6 @@
 import { learningStateOf } from "./card-state.ts";
 import { assertValidClock, isCardDue } from "./schedule.ts";
-import type { GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
+import type { CardLearningState, GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
 
 /**
  * The group stats of spec §3 for one learner, counting only the given pairs (records of other groups are ignored).
@@ -59,4 +59,27 @@ export function computeGroupStatistics(
   statistics.accuracy =
     statistics.total_reviews === 0 ? 0 : Math.round((correctReviews / statistics.total_reviews) * 100);
   return statistics;
+}
+
+/** The three counts of a group's stats that follow each card's learning state. */
+export type LearningStateCounts = Pick<GroupStatistics, "not_started" | "in_progress" | "memorized">;
+
+const countKeyOfLearningState = {
+  new: "not_started",
+  "in-progress": "in_progress",
+  memorized: "memorized",
+} as const satisfies Record<CardLearningState, keyof LearningStateCounts>;
+
+/**
+ * The counts after one card moved from one learning state to another, so a screen keeps its stats true after a rating
+ * without asking for the whole group's stats again. Counts never go below 0.
+ *
+ * @example
+ * setStats((stats) => moveLearningStateCount(stats, "new", "in-progress"));
+ */
+export function moveLearningStateCount<Counts extends LearningStateCounts>(counts: Counts, from: CardLearningState, to: CardLearningState): Counts {
+  if (from === to) return counts;
+  const fromKey = countKeyOfLearningState[from];
+  const toKey = countKeyOfLearningState[to];
+  return { ...counts, [fromKey]: Math.max(0, counts[fromKey] - 1), [toKey]: counts[toKey] + 1 };
 }

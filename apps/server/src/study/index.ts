@@ -1,3 +1,4 @@
 export { warmUpSubtitleParseWorker } from "@atelier/subtitles/node";
 export { createStudyRoutes, type StudyRoutesOptions } from "./study-routes.ts";
 export { createUploadBodyLimit } from "./subtitle-upload.ts";
+export { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";

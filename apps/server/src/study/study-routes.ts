@@ -4,8 +4,8 @@ import {
   forecastDueCards,
   indexProgressByPairId,
   isAnonymousLimitReached,
+  learningStateOf,
   markCardsStudied,
-  mergeLearnerProgress,
   rateCard,
   selectSessionCards,
 } from "@atelier/leitner";
@@ -16,7 +16,7 @@ import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-li
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
-import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, resolveLearner, type Learner } from "./learner.ts";
+import { readLearnerCookie, resolveLearner, type Learner } from "./learner.ts";
 import {
   assertRoomForAnotherPrivateDeck,
   privateDeckAllowanceJson,
@@ -24,6 +24,7 @@ import {
   signInToExportMessage,
   type EntitlementsOfUser,
 } from "./deck-entitlements.ts";
+import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { listHiddenPairIds } from "./pair-edits.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
@@ -32,14 +33,12 @@ import {
   countPrivateGroups,
   deleteGroup,
   deleteGroupProgress,
-  deleteLearnerProgress,
   deletePair,
   findGroup,
   findPair,
   findProgress,
   insertGroupWithPairs,
   listGroupProgress,
-  listLearnerProgress,
   listPairs,
   listVisibleGroups,
   updateGroup,
@@ -302,9 +301,10 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       if (learner.kind === "anonymous" && isAnonymousLimitReached(await countMemorizedCards(transaction, learner.key))) {
         return null;
       }
-      const saved = rateCard(await findProgress(transaction, learner.key, pair.id), pair.id, isCorrect, now);
+      const before = await findProgress(transaction, learner.key, pair.id);
+      const saved = rateCard(before, pair.id, isCorrect, now);
       await writeProgress(transaction, learner.key, [{ ...saved, groupId: pair.group_id }], now.toISOString());
-      return { saved, memorized: await countMemorizedCards(transaction, learner.key) };
+      return { before, saved, memorized: await countMemorizedCards(transaction, learner.key) };
     });
     if (outcome === null) {
       throw new HttpError(403, anonymousLimitMessage);
@@ -313,6 +313,8 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       pair: { id: pair.id, current_box: outcome.saved.box },
       memorized: outcome.memorized,
       anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(outcome.memorized),
+      // Additive: the session screen moves its counts with this instead of asking for the group's stats again.
+      learning_state: { before: learningStateOf(outcome.before), after: learningStateOf(outcome.saved) },
     });
   });
 
@@ -356,32 +358,9 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     if (!user) {
       throw new HttpError(401, "Please sign in to keep your progress.");
     }
-    const cookie = readLearnerCookie(c);
-    if (cookie === null) {
-      return c.json({ merged: 0 });
-    }
-    const anonymousKey = anonymousLearnerKey(cookie);
-    const accountKey = `user:${user.id}`;
-    const merged = await database.transaction().execute(async (transaction) => {
-      // Both learners' records are read and written: lock them in a fixed order, as a rating of either would.
-      for (const key of [anonymousKey, accountKey].sort()) await lockForTheRestOfTransaction(transaction, `study-progress:${key}`);
-      const anonymous = await listLearnerProgress(transaction, anonymousKey);
-      if (anonymous.length === 0) return 0;
-      const account = await listLearnerProgress(transaction, accountKey);
-      const groupIdByPairId = new Map([...account, ...anonymous].map((record) => [record.pairId, record.groupId]));
-      const anonymousPairIds = new Set(anonymous.map((record) => record.pairId));
-      const changed = mergeLearnerProgress(anonymous, account).filter((record) => anonymousPairIds.has(record.pairId));
-      await writeProgress(
-        transaction,
-        accountKey,
-        changed.map((record) => ({ ...record, groupId: groupIdByPairId.get(record.pairId) as string })),
-        clock().toISOString(),
-      );
-      await deleteLearnerProgress(transaction, anonymousKey);
-      return anonymous.length;
-    });
-    clearLearnerCookie(c, secureCookies);
-    return c.json({ merged });
+    // A sign-in merges already (the identity service's onUserLoggedIn); this call, which the spec's client makes after
+    // a modal login, finds nothing left then.
+    return c.json({ merged: await mergeRequestLearnerIntoAccount({ database, clock, secureCookies }, c, user.id) });
   });
 
   /** One's own decks are one's data and always leave; a deck someone else shared needs a plan that includes it. */

@@ -18,11 +18,10 @@ function pendingFlowAnswer(flow: Record<string, unknown>): StatusResult {
 
 function renderAt(path: string, status: () => Promise<StatusResult>) {
   const client = { getAuthenticationStatus: vi.fn(status) };
-  const mergeProgress = vi.fn(async () => undefined);
   render(
     <MemoryRouter initialEntries={[path]}>
       <Routes>
-        <Route path="/account/provider/callback" element={<ProviderCallbackPage client={client} mergeProgress={mergeProgress} />} />
+        <Route path="/account/provider/callback" element={<ProviderCallbackPage client={client} />} />
         <Route path="/dashboard" element={<ShowLocation name="Dashboard" />} />
         <Route path="/account/login" element={<ShowLocation name="Login" />} />
         <Route path="/account/providers" element={<ShowLocation name="Providers" />} />
@@ -30,7 +29,7 @@ function renderAt(path: string, status: () => Promise<StatusResult>) {
       </Routes>
     </MemoryRouter>,
   );
-  return { client, mergeProgress };
+  return { client };
 }
 
 describe("given the provider callback page with an error parameter", () => {
@@ -59,17 +58,15 @@ describe("given the provider callback page without an error", () => {
     expect(await screen.findByRole("heading", { name: "Login at /account/login" })).toBeTruthy();
   });
 
-  it("should merge the study progress and open the dashboard once signed in", async () => {
-    const { client, mergeProgress } = renderAt("/account/provider/callback", async () => signedInAnswer as StatusResult);
+  it("should open the dashboard once signed in", async () => {
+    const { client } = renderAt("/account/provider/callback", async () => signedInAnswer as StatusResult);
     expect(await screen.findByRole("heading", { name: "Dashboard at /dashboard" })).toBeTruthy();
     expect(client.getAuthenticationStatus).toHaveBeenCalled();
-    expect(mergeProgress).toHaveBeenCalledTimes(1);
   });
 
   it("should open the provider sign-up when the provider gave no usable e-mail address", async () => {
-    const { mergeProgress } = renderAt("/account/provider/callback", async () => pendingFlowAnswer({ id: "provider_signup", is_pending: true, provider: { id: "local", name: "Test ID (local)", flows: ["provider_redirect"] } }));
+    renderAt("/account/provider/callback", async () => pendingFlowAnswer({ id: "provider_signup", is_pending: true, provider: { id: "local", name: "Test ID (local)", flows: ["provider_redirect"] } }));
     expect(await screen.findByRole("heading", { name: "Flow page at /account/provider/signup" })).toBeTruthy();
-    expect(mergeProgress).not.toHaveBeenCalled();
   });
 
   it("should open the user's strongest second factor when one is pending", async () => {

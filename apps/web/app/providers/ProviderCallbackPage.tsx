@@ -3,7 +3,6 @@ import { useNavigate, useSearchParams } from "react-router";
 import { UNKNOWN_FLOW_PATH_MESSAGE, isAuthenticationResponse, pathForPendingFlow, type AllauthClient } from "@atelier/auth";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { authClient } from "../lib/auth.ts";
-import { mergeAnonymousProgress } from "../login-modal/merge-progress.ts";
 import { preferStrongestSecondFactor } from "../mfa/second-factor-flows.ts";
 import { LOGIN_PATH, LOGIN_REDIRECT_PATH } from "../lib/auth-routes.ts";
 import { ProviderFailure } from "./ProviderFailure.tsx";
@@ -12,24 +11,23 @@ export const PROVIDER_CALLBACK_STATUS_TEXT = "Finishing your sign-in…";
 
 export interface ProviderCallbackPageProps {
   client?: Pick<AllauthClient, "getAuthenticationStatus">;
-  /** Runs before the dashboard after a sign-in (spec §7); tests pass a spy. */
-  mergeProgress?: () => Promise<void>;
 }
 
 type Resolution = { state: "resolving" } | { state: "failed"; message?: string };
 
 /**
  * /account/provider/callback (spec §2.3): with `?error=` the failure; otherwise a fresh `GET auth/session` decides:
- * signed in → the dashboard (after merging the study progress), a pending flow → its page, else → the login page.
+ * signed in → the dashboard (the server merged the study progress as it signed the user in), a pending flow → its
+ * page, else → the login page.
  */
-export function ProviderCallbackPage({ client = authClient, mergeProgress = mergeAnonymousProgress }: ProviderCallbackPageProps) {
+export function ProviderCallbackPage({ client = authClient }: ProviderCallbackPageProps) {
   const [searchParams] = useSearchParams();
   const errorCode = searchParams.get("error");
   if (errorCode !== null) return <ProviderFailure errorCode={errorCode} errorProcess={searchParams.get("error_process")} />;
-  return <ProviderCallbackResolution client={client} mergeProgress={mergeProgress} />;
+  return <ProviderCallbackResolution client={client} />;
 }
 
-function ProviderCallbackResolution({ client, mergeProgress }: Required<ProviderCallbackPageProps>) {
+function ProviderCallbackResolution({ client }: Required<ProviderCallbackPageProps>) {
   const navigate = useNavigate();
   const [resolution, setResolution] = useState<Resolution>({ state: "resolving" });
 
@@ -40,8 +38,7 @@ function ProviderCallbackResolution({ client, mergeProgress }: Required<Provider
       const status = await client.getAuthenticationStatus();
       if (!current) return;
       if (status.status === 200) {
-        await mergeProgress();
-        if (current) void navigate(LOGIN_REDIRECT_PATH, { replace: true });
+        void navigate(LOGIN_REDIRECT_PATH, { replace: true });
         return;
       }
       const response = isAuthenticationResponse(status) ? status : undefined;
@@ -57,7 +54,7 @@ function ProviderCallbackResolution({ client, mergeProgress }: Required<Provider
     return () => {
       current = false;
     };
-  }, [client, mergeProgress, navigate]);
+  }, [client, navigate]);
 
   if (resolution.state === "failed") {
     return resolution.message ? (

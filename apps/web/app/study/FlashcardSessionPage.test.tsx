@@ -64,6 +64,24 @@ describe("given the flashcard session", () => {
     await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ groupId: "g1", state: { index: 1 } }));
   });
 
+  it("should move the counts with the rating's answer instead of loading the group's stats again", async () => {
+    fakeClient.loadStats.mockClear();
+    fakeClient.ratePair.mockResolvedValue({
+      status: "ok",
+      data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false, learning_state: { before: "new", after: "in-progress" } },
+    });
+    renderSession();
+    expect(await screen.findByText("Good morning")).toBeTruthy();
+    const countOf = (label: string) => screen.getByText(label).nextElementSibling?.textContent;
+    expect(countOf("New Cards")).toBe("2");
+    fireEvent.keyDown(document.body, { key: " " });
+    fireEvent.click(screen.getByRole("button", { name: /^I got it Right/ }));
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect(countOf("New Cards")).toBe("1");
+    expect(countOf("In Progress")).toBe("1");
+    expect(fakeClient.loadStats).toHaveBeenCalledTimes(1);
+  });
+
   it("should show the film's neighbouring lines on demand, in the answer's language too once flipped, and toggle them with C", async () => {
     fakeClient.loadPairs.mockResolvedValue({
       status: "ok",

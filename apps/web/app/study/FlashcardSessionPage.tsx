@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
-import { describeReviewDelay, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
+import { describeReviewDelay, moveLearningStateCount, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 import { isDoubtfulPair, studyClient as defaultStudyClient, type FlashcardPair, type GroupStats, type StudyClient } from "./study-client.ts";
 import {
@@ -111,7 +111,10 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
       if (result.status === "ok") {
         dispatch({ type: "rated", pairId: result.data.pair.id, currentBox: result.data.pair.current_box, anonymousLimitReached: result.data.anonymous_limit_reached });
         setAnswers((earlier) => [...earlier, { pairId: card.id, isCorrect, fromBox: card.current_box, toBox: result.data.pair.current_box }]);
-        void loadStats();
+        const learningState = result.data.learning_state;
+        // The answer says how the card moved: the counts follow without the group's stats, which hold every pair.
+        if (learningState) setStats((current) => current && moveLearningStateCount(current, learningState.before, learningState.after));
+        else void loadStats();
       } else if (result.httpStatus === 403) {
         dispatch({ type: "anonymous-limit-reached" });
         openAnonymousLimitDialog();

@@ -98,10 +98,13 @@ const statsSchema = v.object({
 });
 export type GroupStats = v.InferOutput<typeof statsSchema>;
 
+const learningStateSchema = v.picklist(["new", "in-progress", "memorized"]);
 const rateSchema = v.object({
   pair: v.object({ id: v.string(), current_box: boxSchema }),
   memorized: v.number(),
   anonymous_limit_reached: v.boolean(),
+  /** Where the card stood before and after the rating (additive), so the screen moves its counts itself. */
+  learning_state: v.optional(v.object({ before: learningStateSchema, after: learningStateSchema })),
 });
 export type RatingAnswer = v.InferOutput<typeof rateSchema>;
 

@@ -73,9 +73,10 @@ export function createStudyTestClient(app: Hono<any>) {
       if (response.status !== 200) throw new Error(`Signup of ${email} answered ${response.status}: ${response.text}`);
       return (response.body as { data: { user: { id: string } } }).data.user.id;
     },
-    async signIn(email: string): Promise<void> {
+    async signIn(email: string): Promise<StudyResponse> {
       const response = await send("POST", "/_allauth/browser/v1/auth/login", { json: { email, password: "correct horse battery" } });
       if (response.status !== 200) throw new Error(`Login of ${email} answered ${response.status}: ${response.text}`);
+      return response;
     },
     /** Uploads two files (the fixture pair by default) and returns the answer. */
     upload(files: { english?: { name: string; bytes: Uint8Array | string } | null; swedish?: { name: string; bytes: Uint8Array | string } | null; isPublic?: string; name?: string } = {}) {
