@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
-import { signUpAndVerify, signUpInTheLoginModalAndConfirm, strongPassword, uniqueEmail, waitForHydration } from "./support/accounts.ts";
+import { logInWithPassword, signUpAndVerify, signUpInTheLoginModalAndConfirm, strongPassword, uniqueEmail, waitForHydration } from "./support/accounts.ts";
 
 const fixturesDirectory = path.resolve(import.meta.dirname, "../../../../shared/fixtures/subtitles");
 const englishFixture = path.join(fixturesDirectory, "opensubs2018-209475.en.54828.xml");
@@ -255,6 +255,50 @@ describe("given a signed-out visitor who wants to upload", () => {
       await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
       await dialog.locator("form button[type=submit]").click();
       await page.locator("main").getByLabel("Swedish subtitles (XML)").waitFor();
+      expect(new URL(page.url()).pathname).toBe("/upload-subtitles");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("should come back to the open upload form after logging in from the modal with a password and a security key", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      // Chromium's virtual authenticator keeps the key for this page's whole life, across the sign-out below.
+      const devtools = await context.newCDPSession(page);
+      await devtools.send("WebAuthn.enable");
+      await devtools.send("WebAuthn.addVirtualAuthenticator", {
+        options: { protocol: "ctap2", transport: "usb", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+      const email = uniqueEmail("modal-second-factor");
+      await signUpAndVerify(page, testbed.server.origin, email);
+      // A fresh sign-up records no authentication, so adding a factor asks for the password first: log in again.
+      await context.clearCookies();
+      await logInWithPassword(page, testbed.server.origin, email);
+      await page.waitForURL(`${testbed.server.origin}/dashboard`);
+      await page.goto(`${testbed.server.origin}/account/2fa/webauthn/add`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("textbox", { name: "Key name" }).fill("Blue key");
+      await page.locator("main form button[type=submit]").click();
+      await page.waitForURL((url) => url.pathname === "/account/2fa/recovery-codes" || url.pathname === "/account/2fa/webauthn");
+      await context.clearCookies();
+
+      await page.goto(`${testbed.server.origin}/upload-subtitles`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("button", { name: "Upload subtitles" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Continue with email" }).click();
+      await dialog.getByRole("textbox", { name: "Email" }).fill(email);
+      await dialog.getByLabel("Password", { exact: true }).fill(strongPassword);
+      await dialog.locator("form button[type=submit]").click();
+      await page.waitForURL(`${testbed.server.origin}/account/authenticate/webauthn`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("button").filter({ hasText: /security key|passkey/i }).first().click();
+      await page.waitForURL(`${testbed.server.origin}/upload-subtitles`);
+      await page.locator("main").getByLabel("Swedish subtitles (XML)").waitFor();
+      // And it stays there: no later redirect takes the visitor on to the dashboard.
+      await page.waitForTimeout(500);
       expect(new URL(page.url()).pathname).toBe("/upload-subtitles");
     } finally {
       await context.close();

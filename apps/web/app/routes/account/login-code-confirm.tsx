@@ -1,13 +1,13 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { AnonymousRoute, useAuthStatus } from "@atelier/auth/react";
+import { useAuthStatus } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
+import { SignInStepRoute } from "../../login-modal/SignInStepRoute.tsx";
 
 export const meta = accountPageMeta("Enter your sign-in code");
 
@@ -46,8 +46,8 @@ function ConfirmLoginCodeForm() {
 
 export default function LoginCodeConfirmRoute() {
   return (
-    <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
+    <SignInStepRoute>
       <ConfirmLoginCodeForm />
-    </AnonymousRoute>
+    </SignInStepRoute>
   );
 }
