@@ -24,10 +24,6 @@ export { Pagination } from "./pagination/pagination";
 export type { PaginationProps } from "./pagination/pagination";
 export { computeVisiblePageNumbers } from "./pagination/compute-visible-page-numbers";
 
-export { createToastStore, DEFAULT_TOAST_DURATION_MILLISECONDS } from "./toast/toast-store";
-export type { Toast, ToastTone, ToastClock, ToastStore, ShowToastOptions } from "./toast/toast-store";
-export { ToastProvider, ToastViewport, useToast } from "./toast/toast";
-export type { ToastProviderProps, ToastViewportProps, ToastActions } from "./toast/toast";
 
 export {
   THEME_STORAGE_KEY,
