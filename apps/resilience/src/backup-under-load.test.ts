@@ -1,24 +1,22 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import SqliteDatabase from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { findRatingsNotSaved, type SavedProgress } from "./support/acknowledged-ratings.ts";
 import { startAtelierServer } from "./support/atelier-server.ts";
 import { recordFaultFigures } from "./support/fault-figures.ts";
+import { repositoryDirectory, runPnpm } from "./support/pnpm.ts";
 import { seedPublicGroup } from "./support/seed.ts";
 import { resilienceSettings } from "./support/settings.ts";
 import { createLoadAgent, StudyClient } from "./support/study-client.ts";
 import { runStudyLoad, type StudyLoadProgress } from "./support/study-load.ts";
 
-const serverPackageDirectory = path.resolve(import.meta.dirname, "../../server");
 const { loadLearners } = resilienceSettings;
 
-/** What `pnpm backup` and `pnpm restore` run (apps/server's scripts), with the operator's settings. */
+/** `pnpm backup` or `pnpm restore` at the repository's root as docs/deploy.md runs them: apps/server's compiled dist/backup.js and dist/restore.js. */
 async function runServerScript(script: "backup" | "restore", args: string[], environment: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], { cwd: serverPackageDirectory, env: { ...process.env, DATABASE_URL: "", ...environment }, timeout: 120_000 });
+  const { stdout } = await runPnpm([script, ...args], { directory: repositoryDirectory, environment });
   return stdout;
 }
 
@@ -66,7 +64,7 @@ describe("given a SQLite server backed up with pnpm backup while learners study"
         for (const [learnerKey, pairIds] of result.uncertainRatings) uncertainRatings.set(learnerKey, [...(uncertainRatings.get(learnerKey) ?? []), ...pairIds]);
         const { problems, acknowledgedCards } = findRatingsNotSaved({ acknowledgedRatings: beforeBackup, uncertainRatings }, saved);
         console.info(
-          `Backup under ${loadLearners} learners: ${Math.round(backupMilliseconds)} ms (the command, Node start included), ${answeredBeforeBackup} ratings answered before it, ${answeredDuringBackup} during it; ` +
+          `Backup under ${loadLearners} learners: ${Math.round(backupMilliseconds)} ms (the command, pnpm's and Node's start included), ${answeredBeforeBackup} ratings answered before it, ${answeredDuringBackup} during it; ` +
             `${acknowledgedCards - problems.length} of ${acknowledgedCards} learner cards found in the restored database.`,
         );
         expect(problems).toEqual([]);

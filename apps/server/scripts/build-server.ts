@@ -1,4 +1,5 @@
-// Compiles the server for production: one ES module per entry in dist/, run by plain `node` (no TypeScript runner).
+// Compiles the server for production: one ES module per entry in dist/, run by plain `node` (no TypeScript runner):
+// the server, its subtitle worker, and the operator's `pnpm backup` and `pnpm restore`.
 // npm dependencies stay in node_modules (native ones cannot be bundled); the workspace packages, which publish their
 // TypeScript source, are compiled in.
 import { existsSync, rmSync } from "node:fs";
@@ -33,7 +34,12 @@ if (!existsSync(subtitleWorkerEntry)) {
 rmSync(distDirectory, { recursive: true, force: true });
 const startedAt = performance.now();
 const result = await build({
-  entryPoints: { main: path.join(serverDirectory, "src/main.ts"), "subtitle-worker": subtitleWorkerEntry },
+  entryPoints: {
+    main: path.join(serverDirectory, "src/main.ts"),
+    "subtitle-worker": subtitleWorkerEntry,
+    backup: path.join(serverDirectory, "scripts/backup.ts"),
+    restore: path.join(serverDirectory, "scripts/restore.ts"),
+  },
   outdir: distDirectory,
   bundle: true,
   platform: "node",

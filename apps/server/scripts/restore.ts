@@ -1,8 +1,10 @@
 // `pnpm restore <file> [--replace]`: puts a backup back as the SQLite database in DATA_DIR, server stopped. See docs/deploy.md.
+import { fileURLToPath } from "node:url";
 import { readStorageSettings, resolveOperatorPath } from "../src/operations/data-directory.ts";
 import { BackupError, restoreSqliteDatabase } from "../src/operations/sqlite-backup.ts";
 
-const settings = readStorageSettings(process.env);
+// apps/server, from scripts/ and from dist/ alike (`pnpm restore` runs the compiled dist/restore.js).
+const settings = readStorageSettings(process.env, fileURLToPath(new URL("..", import.meta.url)));
 if (settings.databaseUrl) {
   console.error("DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/deploy.md, \"Backups\"). pnpm restore puts back a SQLite backup in DATA_DIR.");
   process.exit(1);

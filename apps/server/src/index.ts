@@ -7,7 +7,7 @@ export { systemClock } from "./clock.ts";
 export type { Clock } from "./clock.ts";
 export { openDatabase, sqliteFileName } from "./database/open-database.ts";
 export type { AtelierDatabase, DatabaseEngine, OpenedDatabase } from "./database/open-database.ts";
-export { migrateToLatest, migrations } from "./database/migrations.ts";
+export { migrateToLatest, migrateUpTo, migrations } from "./database/migrations.ts";
 export type { DatabaseSchema } from "./database/schema.ts";
 export { HttpError, RequestValidationError, RateLimitError } from "./http/http-errors.ts";
 export type { Mailer, MailMessage, MailAddress, SendMailResult } from "./mail/mailer.ts";

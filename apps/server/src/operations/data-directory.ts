@@ -1,12 +1,12 @@
 import path from "node:path";
 
-const serverPackageDirectory = path.resolve(import.meta.dirname, "../..");
-
 /**
  * The settings the backup and restore commands read, as the server reads them (`DATA_DIR`, default `data/` at the
  * repository root; `DATABASE_URL`), without the rest of the configuration: an operator's shell need not hold it all.
+ * `serverPackageDirectory` is apps/server, which the caller knows: this module runs from src/ and, compiled into the
+ * commands, from dist/.
  */
-export function readStorageSettings(environment: NodeJS.ProcessEnv): { dataDirectory: string; databaseUrl: string | null } {
+export function readStorageSettings(environment: NodeJS.ProcessEnv, serverPackageDirectory: string): { dataDirectory: string; databaseUrl: string | null } {
   return {
     dataDirectory: path.resolve(environment.DATA_DIR || path.join(serverPackageDirectory, "..", "..", "data")),
     databaseUrl: environment.DATABASE_URL || null,
