@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paintings } from "@atelier/catalogue";
 import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { codeInMail, countMails, logInWithPassword, signUpAndVerify, strongPassword, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
@@ -317,7 +318,66 @@ describe("given a signed-in user managing the account", () => {
 });
 
 describe("given a phone 320 to 390 px wide", () => {
-  const pagesToCheck = ["/", "/paintings", "/bridge-to-freedom", "/about", "/expositions", "/contact", "/dashboard", "/account/email", "/account/sessions", "/account/2fa", "/account/providers", "/pricing", "/upload-subtitles"];
+  const pagesToCheck = [
+    "/",
+    "/paintings",
+    "/bridge-to-freedom",
+    "/about",
+    "/expositions",
+    "/contact",
+    "/dashboard",
+    "/account",
+    "/account/email",
+    "/account/sessions",
+    "/account/2fa",
+    "/account/providers",
+    "/account/export",
+    "/account/security",
+    "/account/delete",
+    "/pricing",
+    "/upload-subtitles",
+  ];
+  const signedOutPagesToCheck = [
+    "/",
+    "/paintings",
+    ...paintings.map((painting) => `/${painting.id}`),
+    `/${paintings[0]!.id}/image/1`,
+    "/about",
+    "/events",
+    "/expositions",
+    "/contact",
+    "/privacy-policy",
+    "/Licence",
+    "/no-such-page",
+    "/account/login",
+    "/account/signup",
+    "/account/login/code",
+    "/account/password/reset",
+    "/account/logout",
+    "/pricing",
+    "/upload-subtitles",
+  ];
+
+  it("should not scroll sideways on any public page for a signed-out visitor", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 320, height: 800 } });
+    try {
+      const page = await context.newPage();
+      const overflowing: string[] = [];
+      for (const width of [320, 390]) {
+        await page.setViewportSize({ width, height: 800 });
+        for (const path of signedOutPagesToCheck) {
+          await page.goto(`${testbed.server.origin}${path}`);
+          await waitForHydration(page);
+          await page.waitForTimeout(300);
+          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scrollWidth > width) overflowing.push(`${path} at ${width} px is ${scrollWidth} px wide`);
+        }
+      }
+      expect(overflowing).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   it("should not scroll sideways on any page, signed in with a long address, and show the account in the mobile menu", async () => {
     const context = await testbed.browser.newContext({ viewport: { width: 390, height: 800 } });
