@@ -9,6 +9,8 @@ import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { createServerLifecycle } from "./operations/index.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
 import { flushLogs, logger } from "./logging/logger.ts";
+import { startSecurityEventPruning } from "./account/security-events.ts";
+import { systemClock } from "./clock.ts";
 
 /** How long SIGTERM waits for the requests in flight before closing their connections. */
 const drainDeadlineMilliseconds = 10_000;
@@ -69,7 +71,10 @@ async function main(): Promise<void> {
   logger.info(`Third-party sign-in: ${providerNames.length > 0 ? providerNames.join(", ") : "none configured"}`);
 
   const lifecycle = createServerLifecycle();
-  const app = createServer({ configuration, database: openedDatabase.database, lifecycle });
+  const clock = systemClock;
+  const app = createServer({ configuration, database: openedDatabase.database, lifecycle, clock });
+  // At start and hourly: the events of accounts that stay dormant expire too (decision 0026).
+  const securityEventPruning = startSecurityEventPruning({ database: openedDatabase.database, clock });
   const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
     logger.info(`Atelier is running at http://localhost:${configuration.port}`);
   });
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
     // the connections the kernel has accepted but the process has not, with their request already sent, and a proxy
     // must not send a POST twice (1 to 3 502s per drain under 200 learners, decision 0027's revision).
     lifecycle.state = "draining";
+    const securityEventPruningStopped = securityEventPruning.stop();
     const startedAt = performance.now();
     logger.info(`Received ${signal}; new requests are answered 503, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
     let isClosingEverythingElse = false;
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
       isClosingEverythingElse = true;
       clearInterval(timers.closeWhenSafe);
       if ("closeAllConnections" in server) server.closeAllConnections();
-      Promise.all([openedDatabase.close(), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
+      Promise.all([securityEventPruningStopped.then(() => openedDatabase.close()), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
         () => {
           logger.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
           flushLogs();

@@ -1,7 +1,9 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBillingTestServer, subscribe, withoutRelayHeadersOnDevelopmentPages } from "../billing/testing/billing-test-helpers.ts";
 import type { BillingProvider } from "../billing/billing-provider.ts";
 import { developmentPriceId } from "../billing/plans.ts";
+import type { DatabaseEngine } from "../database/open-database.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { createStudyTestClient } from "../study/testing/study-test-client.ts";
 import { signInToDeleteAccountMessage } from "./account-deletion.ts";
@@ -110,5 +112,53 @@ describe.each(testDatabaseEngines)("given a user who deletes their account, on %
     expect(refused.body.message).toMatch(/payment provider could not be reached/);
     expect(await usersWithEmail("anna@example.ch")).toHaveLength(1);
     expect((await anna.get("/_allauth/browser/v1/auth/session")).status).toBe(200);
+  });
+
+  /** A database that fails the deletion's last statement, once all the others have run in the same transaction. */
+  async function makeDeletingUsersFail(engine: DatabaseEngine) {
+    const database = testDatabase.database;
+    if (engine === "sqlite") {
+      await sql`create trigger fail_deleting_users before delete on identity_user begin select raise(abort, 'injected failure: the disk is full'); end`.execute(database);
+      return;
+    }
+    await sql`create function fail_deleting_users() returns trigger language plpgsql as $$ begin raise exception 'injected failure: the disk is full'; end $$`.execute(database);
+    await sql`create trigger fail_deleting_users before delete on identity_user for each row execute function fail_deleting_users()`.execute(database);
+  }
+
+  it("should delete nothing at all when the database fails midway through the deletion, and keep the user signed in", async () => {
+    const app = createBillingTestServer(testDatabase, clock);
+    const anna = createStudyTestClient(app);
+    const annaId = await anna.signUp("anna@example.ch");
+    const annasGroup = (await anna.upload({ isPublic: "true", name: "Morgontåget" })).body.group.id as string;
+    const [annasPair] = (await anna.get(`/api/subtitle-groups/${annasGroup}/pairs/?mode=study&range=all&cardCount=5`)).body.pairs as { id: string }[];
+    await anna.post(`/api/subtitle-pairs/${annasPair!.id}/rate/`, { is_correct: true });
+    const ben = createStudyTestClient(app);
+    await ben.signUp("ben@example.ch");
+    await ben.post(`/api/subtitle-pairs/${annasPair!.id}/rate/`, { is_correct: false });
+    expect((await anna.post("/_allauth/browser/v1/auth/reauthenticate", { password })).status).toBe(200);
+
+    const database = testDatabase.database;
+    const everythingOfAnna = async () => ({
+      users: await database.selectFrom("identity_user").select("id").where("id", "=", annaId).execute(),
+      addresses: await database.selectFrom("identity_email_address").select("email").where("user_id", "=", annaId).execute(),
+      sessions: await database.selectFrom("identity_session").select("id").where("user_id", "=", annaId).orderBy("id").execute(),
+      events: await database.selectFrom("account_security_event").select("id").where("user_id", "=", annaId).orderBy("id").execute(),
+      groups: await database.selectFrom("subtitle_group").select("id").where("owner_id", "=", annaId).execute(),
+      pairs: await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", annasGroup).orderBy("id").execute(),
+      progressOnHerGroup: await database.selectFrom("study_progress").select(["learner_key", "pair_id"]).where("group_id", "=", annasGroup).orderBy("learner_key").execute(),
+    });
+    const before = await everythingOfAnna();
+    expect(before.users).toHaveLength(1);
+    expect(before.sessions.length).toBeGreaterThan(0);
+    expect(before.pairs.length).toBeGreaterThan(0);
+    expect(before.progressOnHerGroup).toHaveLength(2);
+
+    await makeDeletingUsersFail(engine);
+    const failed = await anna.delete("/api/account/");
+    expect(failed.status).toBe(500);
+    expect(await everythingOfAnna()).toEqual(before);
+    expect((await anna.get("/_allauth/browser/v1/auth/session")).status).toBe(200);
+    const mails = await database.selectFrom("outbox_mail").select("subject").where("to_address", "=", "anna@example.ch").execute();
+    expect(mails.map((mail) => mail.subject)).not.toContain("Your Atelier account was deleted");
   });
 });

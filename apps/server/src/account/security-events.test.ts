@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { listOutboxMails } from "../mail/outbox-mailer.ts";
 import { createIdentityTestClient, readLastCode } from "../identity/testing/identity-test-client.ts";
 import { createIdentityTestApp } from "../identity/testing/test-app.ts";
-import { securityEventRetentionDays } from "./security-events.ts";
+import { securityEventPruneIntervalMilliseconds, securityEventRetentionDays, startSecurityEventPruning } from "./security-events.ts";
 
 const password = "correct horse battery";
 let testDatabase: TestDatabase;
@@ -78,5 +78,52 @@ describe.each(testDatabaseEngines)("given an account's security events on %s", (
     expect(listed.body.events.map((event: { created_at: string }) => event.created_at)).toEqual([now.toISOString()]);
     const rows = await testDatabase.database.selectFrom("account_security_event").select("created_at").execute();
     expect(rows.map((row) => row.created_at)).toEqual([now.toISOString()]);
+  });
+
+  it("should forget the events of accounts that stay dormant, at start-up and every hour after, until stopped", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const startedAt = now;
+      await signedUp("anna@example.ch");
+      now = new Date(startedAt.getTime() + 100 * 86_400_000);
+      await signedUp("bert@example.ch");
+      const eventTimesOf = async (email: string) =>
+        (
+          await testDatabase.database
+            .selectFrom("account_security_event")
+            .innerJoin("identity_email_address", "identity_email_address.user_id", "account_security_event.user_id")
+            .select("account_security_event.created_at")
+            .where("identity_email_address.email", "=", email)
+            .execute()
+        ).map((row) => row.created_at);
+      expect(await eventTimesOf("anna@example.ch")).toEqual([startedAt.toISOString()]);
+
+      // Neither signs in again: only the server's own pruning can forget their events.
+      now = new Date(startedAt.getTime() + (securityEventRetentionDays + 1) * 86_400_000);
+      const pruning = startSecurityEventPruning({ database: testDatabase.database, clock });
+      await pruning.settled();
+      expect(await eventTimesOf("anna@example.ch")).toEqual([]);
+      expect(await eventTimesOf("bert@example.ch")).toHaveLength(1);
+
+      now = new Date(startedAt.getTime() + (100 + securityEventRetentionDays + 1) * 86_400_000);
+      await vi.advanceTimersByTimeAsync(securityEventPruneIntervalMilliseconds - 1);
+      await pruning.settled();
+      expect(await eventTimesOf("bert@example.ch")).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await pruning.settled();
+      expect(await eventTimesOf("bert@example.ch")).toEqual([]);
+
+      const bertId = (await testDatabase.database.selectFrom("identity_email_address").select("user_id").where("email", "=", "bert@example.ch").executeTakeFirstOrThrow()).user_id;
+      await testDatabase.database
+        .insertInto("account_security_event")
+        .values({ id: crypto.randomUUID(), user_id: bertId, sequence: 2, type: "signed_in", method: "password", detail: null, ip_address: "198.51.100.1", user_agent: "vitest browser", created_at: "2020-01-01T00:00:00.000Z" })
+        .execute();
+      await pruning.stop();
+      await vi.advanceTimersByTimeAsync(2 * securityEventPruneIntervalMilliseconds);
+      await pruning.settled();
+      expect(await eventTimesOf("bert@example.ch")).toEqual(["2020-01-01T00:00:00.000Z"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,6 +18,8 @@ export const securityEventTypes = [
   "second_factor_removed",
   "passkey_added",
   "third_party_account_connected",
+  "third_party_account_disconnected",
+  "recovery_codes_generated",
   "sessions_ended",
 ] as const;
 
@@ -25,6 +27,13 @@ export type SecurityEventType = (typeof securityEventTypes)[number];
 
 /** Events older than this are deleted (decision 0026; stated in the privacy policy). */
 export const securityEventRetentionDays = 180;
+
+/** How often the running server deletes the expired events of every account, dormant ones included. */
+export const securityEventPruneIntervalMilliseconds = 60 * 60 * 1_000;
+
+function retentionCutoffOf(now: Date): string {
+  return new Date(now.getTime() - securityEventRetentionDays * 86_400_000).toISOString();
+}
 
 /** What the identity service reports; `method` for sign-ins, `detail` for what changed (address, factor type, provider, count). */
 export type SecurityEventReport = {
@@ -50,8 +59,9 @@ export type SecurityEventView = {
 };
 
 /**
- * The notice mails, for the changes allauth's `ACCOUNT_EMAIL_NOTIFICATIONS` covers (password changes are mailed by the
- * identity service itself) and for a sign-in from a browser not seen before.
+ * The notice mails, for the changes allauth's `ACCOUNT_EMAIL_NOTIFICATIONS` covers with its mfa and socialaccount
+ * notifications (password changes are mailed by the identity service itself) and for a sign-in from a browser not seen
+ * before.
  */
 function noticeOf(report: SecurityEventReport, to: string): MailMessage | null {
   const where = `From ${report.ipAddress}, browser "${report.userAgent || "unknown"}".`;
@@ -68,6 +78,12 @@ function noticeOf(report: SecurityEventReport, to: string): MailMessage | null {
       return composeMail(to, "A second factor was added to your Atelier account", [{ text: `A ${report.detail ?? "second factor"} was added to your account. ${where}` }, { text: ifNotYou }]);
     case "second_factor_removed":
       return composeMail(to, "A second factor was removed from your Atelier account", [{ text: `A ${report.detail ?? "second factor"} was removed from your account. ${where}` }, { text: ifNotYou }]);
+    case "third_party_account_connected":
+      return composeMail(to, "A third-party account was connected to your Atelier account", [{ text: `An account at ${report.detail ?? "a third-party provider"} was connected to your account: it can now sign in to it. ${where}` }, { text: ifNotYou }]);
+    case "third_party_account_disconnected":
+      return composeMail(to, "A third-party account was disconnected from your Atelier account", [{ text: `An account at ${report.detail ?? "a third-party provider"} was disconnected from your account: it can no longer sign in to it. ${where}` }, { text: ifNotYou }]);
+    case "recovery_codes_generated":
+      return composeMail(to, "New recovery codes for your Atelier account", [{ text: `New recovery codes were generated for your account; the earlier ones no longer work. ${where}` }, { text: ifNotYou }]);
     case "signed_in":
       return composeMail(to, "New sign-in to your Atelier account", [{ text: `Your account was signed in to from a browser it had not been used with before. ${where}` }, { text: ifNotYou }]);
     default:
@@ -86,17 +102,13 @@ function noticeOf(report: SecurityEventReport, to: string): MailMessage | null {
 export function createSecurityEventLog(options: { database: AtelierDatabase; mailer: Mailer; clock: Clock }) {
   const { database, mailer, clock } = options;
 
-  function retentionCutoff(now: Date): string {
-    return new Date(now.getTime() - securityEventRetentionDays * 86_400_000).toISOString();
-  }
-
   async function isNewBrowser(report: SecurityEventReport): Promise<boolean> {
     const earlier = await database
       .selectFrom("account_security_event")
       .select(["user_agent"])
       .where("user_id", "=", report.userId)
       .where("type", "=", "signed_in")
-      .where("created_at", ">=", retentionCutoff(report.now))
+      .where("created_at", ">=", retentionCutoffOf(report.now))
       .execute();
     // The first sign-in of an account (its sign-up) is not news to its owner.
     return earlier.length > 0 && !earlier.some((row) => row.user_agent === report.userAgent);
@@ -120,7 +132,7 @@ export function createSecurityEventLog(options: { database: AtelierDatabase; mai
         created_at: report.now.toISOString(),
       })
       .execute();
-    await database.deleteFrom("account_security_event").where("user_id", "=", report.userId).where("created_at", "<", retentionCutoff(report.now)).execute();
+    await database.deleteFrom("account_security_event").where("user_id", "=", report.userId).where("created_at", "<", retentionCutoffOf(report.now)).execute();
     const notice = report.notifyEmail && (report.type !== "signed_in" || mailNewBrowser) ? noticeOf(report, report.notifyEmail) : null;
     if (notice) {
       const result = await mailer.sendMail(notice);
@@ -140,7 +152,7 @@ export function createSecurityEventLog(options: { database: AtelierDatabase; mai
 
 /** A user's events within the retention time, newest first (the security page and the data export). */
 export async function listSecurityEvents(database: AtelierDatabase, userId: string, now: Date): Promise<SecurityEventView[]> {
-  const cutoff = new Date(now.getTime() - securityEventRetentionDays * 86_400_000).toISOString();
+  const cutoff = retentionCutoffOf(now);
   const rows = await database
     .selectFrom("account_security_event")
     .selectAll()
@@ -152,3 +164,54 @@ export async function listSecurityEvents(database: AtelierDatabase, userId: stri
 }
 
 export type SecurityEventLog = ReturnType<typeof createSecurityEventLog>;
+
+/** Deletes the events of every account that are older than the retention time; answers how many went. */
+export async function pruneExpiredSecurityEvents(database: AtelierDatabase, now: Date): Promise<number> {
+  const result = await database.deleteFrom("account_security_event").where("created_at", "<", retentionCutoffOf(now)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export type SecurityEventPruning = {
+  /** Settles when the prune under way, if any, has finished. */
+  settled: () => Promise<void>;
+  /** No prune starts any more; settles when the one under way has finished, so the database can close after it. */
+  stop: () => Promise<void>;
+};
+
+/**
+ * Prunes expired security events now and then every `intervalMilliseconds` (an hour), with the time from `clock`:
+ * recording an event prunes only its own account's, and an account that stays dormant records none. The timer does
+ * not keep the process alive; a failed prune is logged and tried again at the next interval.
+ *
+ * @example
+ * const pruning = startSecurityEventPruning({ database, clock: systemClock });
+ * process.on("SIGTERM", () => void pruning.stop().then(() => database.destroy()));
+ */
+export function startSecurityEventPruning(options: { database: AtelierDatabase; clock: Clock; intervalMilliseconds?: number }): SecurityEventPruning {
+  const { database, clock, intervalMilliseconds = securityEventPruneIntervalMilliseconds } = options;
+  let isStopped = false;
+  let underWay: Promise<void> = Promise.resolve();
+  const prune = () => {
+    // One prune at a time: on a slow database the next one waits instead of piling up beside it.
+    underWay = underWay.then(async () => {
+      if (isStopped) return;
+      try {
+        const deleted = await pruneExpiredSecurityEvents(database, clock());
+        if (deleted > 0) logger.info(`Deleted ${deleted} security events older than ${securityEventRetentionDays} days.`);
+      } catch (error) {
+        logger.error({ err: error }, "Deleting expired security events failed; the next attempt is at the next interval.");
+      }
+    });
+  };
+  prune();
+  const timer = setInterval(prune, intervalMilliseconds);
+  timer.unref();
+  return {
+    settled: () => underWay,
+    stop: () => {
+      isStopped = true;
+      clearInterval(timer);
+      return underWay;
+    },
+  };
+}

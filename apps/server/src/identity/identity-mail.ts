@@ -74,4 +74,6 @@ export const identityMails = {
     ]),
   passwordChanged: (to: string) =>
     composeMail(to, "Your Atelier password was changed", [{ text: "The password of your account was just changed. If this was not you, reset your password at once." }]),
+  passwordSet: (to: string) =>
+    composeMail(to, "A password was set for your Atelier account", [{ text: "A password was just set for your account: it can now sign in with it as well. If this was not you, reset your password at once." }]),
 };

@@ -151,10 +151,11 @@ export async function changePassword(deps: IdentityDependencies, request: Identi
   request.issuedToken = await sessions.rotate(session, { userId: account.id, methods: session.methods, pending: session.pending, now: request.now, signedIn: false });
   request.account = (await accounts.findById(account.id)) ?? account;
   const email = primaryEmailOf(account);
+  const isFirstPassword = account.passwordHash === null;
   if (email) {
-    await sendMail(deps, identityMails.passwordChanged(email));
+    await sendMail(deps, isFirstPassword ? identityMails.passwordSet(email) : identityMails.passwordChanged(email));
   }
-  await reportSecurityEvent(deps, request, account, account.passwordHash === null ? "password_set" : "password_changed");
+  await reportSecurityEvent(deps, request, account, isFirstPassword ? "password_set" : "password_changed");
   return authenticationResult(deps, request);
 }
 

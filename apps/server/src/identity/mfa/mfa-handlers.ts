@@ -96,6 +96,8 @@ export async function regenerateRecoveryCodes(deps: IdentityDependencies, reques
     throw new IdentityInputError([errorItem("cannot_generate_recovery_codes")]);
   }
   const { authenticator, codes } = await generateRecoveryCodes(deps, account.id, request.now, false);
+  // Only codes asked for are reported and mailed; those made with a first second factor are part of adding it (as in allauth).
+  await reportSecurityEvent(deps, request, account, "recovery_codes_generated");
   return dataResult({ ...serializeAuthenticator(authenticator), unused_codes: codes });
 }
 

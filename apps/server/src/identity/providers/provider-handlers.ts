@@ -128,6 +128,8 @@ export async function completeLogin(deps: IdentityDependencies, request: Identit
     const ownerAddressVerified = owner.emailAddresses.some((address) => address.email === email && address.verified);
     if (profile.emailVerified && ownerAddressVerified && owner.isActive) {
       await socialAccounts.connect(owner.id, provider.id, profile, request.now);
+      // allauth mails this connection too (`SocialLogin.connect`): the owner learns that the provider now signs them in.
+      await reportSecurityEvent(deps, request, owner, "third_party_account_connected", { detail: provider.name });
       await continueLogin(deps, request, owner, record, { blockedMailIsError: false });
       return redirectResult(redirect.callbackUrl);
     }
@@ -302,6 +304,7 @@ export async function disconnectProviderAccount(deps: IdentityDependencies, requ
     }
   }
   await socialAccounts.disconnect(target.id);
+  await reportSecurityEvent(deps, request, account, "third_party_account_disconnected", { detail: describeConnected(deps, target).provider.name });
   return dataResult(await connectedAccountsOf(deps, account.id));
 }
 
