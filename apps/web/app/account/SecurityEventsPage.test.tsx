@@ -25,6 +25,8 @@ describe("given the events the server lists", () => {
     expect(describeSecurityEvent({ type: "signed_in", method: "code", detail: null })).toBe("Signed in with a code sent by e-mail");
     expect(describeSecurityEvent({ type: "email_made_primary", method: null, detail: "ada@example.org" })).toBe("Primary e-mail address changed: ada@example.org");
     expect(describeSecurityEvent({ type: "sessions_ended", method: null, detail: "3" })).toBe("3 sessions ended");
+    expect(describeSecurityEvent({ type: "third_party_account_disconnected", method: null, detail: "GitHub" })).toBe("Third-party account disconnected: GitHub");
+    expect(describeSecurityEvent({ type: "recovery_codes_generated", method: null, detail: null })).toBe("New recovery codes generated");
     expect(describeSecurityEvent({ type: "something_new", method: null, detail: null })).toBe("something new");
   });
 

@@ -58,6 +58,8 @@ const descriptions: Record<string, string> = {
   second_factor_removed: "Second factor removed",
   passkey_added: "Passkey added",
   third_party_account_connected: "Third-party account connected",
+  third_party_account_disconnected: "Third-party account disconnected",
+  recovery_codes_generated: "New recovery codes generated",
   sessions_ended: "Sessions ended",
 };
 
