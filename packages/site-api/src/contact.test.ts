@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CONTACT_FALLBACK_ERROR_MESSAGE, CONTACT_NETWORK_ERROR_MESSAGE, CONTACT_TOO_LARGE_MESSAGE, sendContactMessage, type ContactMessageInput } from "./contact-client.ts";
+import { CONTACT_FALLBACK_ERROR_MESSAGE, CONTACT_NETWORK_ERROR_MESSAGE, CONTACT_TOO_LARGE_MESSAGE, createContactClient, type ContactMessageInput } from "./contact.ts";
+import { siteHttpOver } from "./test-support/recording-fetch.ts";
 
 const input: ContactMessageInput = { name: "Ada", email: "ada@example.com", message: "Hello", recaptchaToken: "token", website: "" };
 
@@ -9,7 +10,6 @@ function answering(status: number, body: unknown, contentType = "application/jso
 
 describe("sendContactMessage", () => {
   it("should post the form as JSON to the contact path, echoing the CSRF cookie", async () => {
-    document.cookie = "csrftoken=csrf-from-cookie";
     let seen: Request | undefined;
     let seenBody: unknown;
     const fetchImplementation: typeof fetch = async (request) => {
@@ -17,7 +17,7 @@ describe("sendContactMessage", () => {
       seenBody = await seen.json();
       return new Response(JSON.stringify({ message: "Thanks" }), { status: 201, headers: { "content-type": "application/json" } });
     };
-    const result = await sendContactMessage(input, fetchImplementation);
+    const result = await createContactClient(siteHttpOver(fetchImplementation)).sendContactMessage(input);
     expect(result).toEqual({ status: "sent", message: "Thanks" });
     expect(new URL(seen!.url).pathname).toBe("/messages/contact/");
     expect(seen!.method).toBe("POST");
@@ -26,7 +26,7 @@ describe("sendContactMessage", () => {
   });
 
   it("should show the server's message when the answer is not OK", async () => {
-    expect(await sendContactMessage(input, answering(400, { message: "Please enter a valid e-mail address." }))).toEqual({
+    expect(await createContactClient(siteHttpOver(answering(400, { message: "Please enter a valid e-mail address." }))).sendContactMessage(input)).toEqual({
       status: "error",
       message: "Please enter a valid e-mail address.",
     });
@@ -34,21 +34,21 @@ describe("sendContactMessage", () => {
 
   it("should show the server's 413 message when the message is too large", async () => {
     const serverMessage = "Your message is too large to send (the limit is 64 KB). Please shorten it and try again.";
-    expect(await sendContactMessage(input, answering(413, { message: serverMessage }))).toEqual({ status: "error", message: serverMessage });
+    expect(await createContactClient(siteHttpOver(answering(413, { message: serverMessage }))).sendContactMessage(input)).toEqual({ status: "error", message: serverMessage });
   });
 
   it("should say the message is too large when a 413 comes without a message, as from a proxy's page", async () => {
-    expect(await sendContactMessage(input, answering(413, "<html>413 Request Entity Too Large</html>", "text/html"))).toEqual({ status: "error", message: CONTACT_TOO_LARGE_MESSAGE });
+    expect(await createContactClient(siteHttpOver(answering(413, "<html>413 Request Entity Too Large</html>", "text/html"))).sendContactMessage(input)).toEqual({ status: "error", message: CONTACT_TOO_LARGE_MESSAGE });
   });
 
   it("should fall back to 'Something went wrong' when the server says nothing usable", async () => {
-    expect(await sendContactMessage(input, answering(500, "<html>oops</html>", "text/html"))).toEqual({ status: "error", message: CONTACT_FALLBACK_ERROR_MESSAGE });
+    expect(await createContactClient(siteHttpOver(answering(500, "<html>oops</html>", "text/html"))).sendContactMessage(input)).toEqual({ status: "error", message: CONTACT_FALLBACK_ERROR_MESSAGE });
   });
 
   it("should report a network failure", async () => {
     const failing: typeof fetch = async () => {
       throw new TypeError("Failed to fetch");
     };
-    expect(await sendContactMessage(input, failing)).toEqual({ status: "error", message: CONTACT_NETWORK_ERROR_MESSAGE });
+    expect(await createContactClient(siteHttpOver(failing)).sendContactMessage(input)).toEqual({ status: "error", message: CONTACT_NETWORK_ERROR_MESSAGE });
   });
 });

@@ -1,17 +1,13 @@
-import { beforeEach, describe, expect, it } from "vitest";
-import { createStudyClient, pairsSearchParameters, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study-client.ts";
-import { json, recordingFetch } from "../test-support/recording-fetch.ts";
+import { describe, expect, it } from "vitest";
+import { createStudyClient, pairsSearchParameters, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study.ts";
+import { json, recordingFetch, siteHttpOver } from "./test-support/recording-fetch.ts";
 
 const group = { id: "g1", name: "Wallander", created_at: "2025-01-01T00:00:00Z", is_public: true, owner_id: "u1", is_owner: true, pair_count: 3 };
 
 describe("given the study client", () => {
-  beforeEach(() => {
-    document.cookie = "csrftoken=csrf-from-cookie";
-  });
-
   it("should load the groups from GET /api/subtitle-groups/", async () => {
     const { requests, fetchImplementation } = recordingFetch(() => json(200, { groups: [group] }));
-    const result = await createStudyClient({ fetch: fetchImplementation }).loadGroups();
+    const result = await createStudyClient(siteHttpOver(fetchImplementation)).loadGroups();
     expect(result).toEqual({ status: "ok", data: { groups: [group] } });
     expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/");
     expect(requests[0]!.method).toBe("GET");
@@ -19,19 +15,19 @@ describe("given the study client", () => {
 
   it("should answer 'Failed to load saved groups' when the list fails", async () => {
     const { fetchImplementation } = recordingFetch(() => json(500, { error: "Database down" }));
-    expect(await createStudyClient({ fetch: fetchImplementation }).loadGroups()).toEqual({ status: "error", message: "Failed to load saved groups", httpStatus: 500 });
+    expect(await createStudyClient(siteHttpOver(fetchImplementation)).loadGroups()).toEqual({ status: "error", message: "Failed to load saved groups", httpStatus: 500 });
   });
 
   it("should answer 'Failed to load saved groups' when the network fails", async () => {
     const failing: typeof fetch = async () => {
       throw new TypeError("Failed to fetch");
     };
-    expect(await createStudyClient({ fetch: failing }).loadGroups()).toEqual({ status: "error", message: STUDY_ERROR_MESSAGES.loadGroups });
+    expect(await createStudyClient(siteHttpOver(failing)).loadGroups()).toEqual({ status: "error", message: STUDY_ERROR_MESSAGES.loadGroups });
   });
 
   it("should toggle visibility with a POST carrying the CSRF header", async () => {
     const { requests, fetchImplementation } = recordingFetch(() => json(200, { group: { ...group, is_public: false } }));
-    const result = await createStudyClient({ fetch: fetchImplementation }).toggleGroupVisibility("g1");
+    const result = await createStudyClient(siteHttpOver(fetchImplementation)).toggleGroupVisibility("g1");
     expect(result.status).toBe("ok");
     expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/toggle-public/");
     expect(requests[0]!.method).toBe("POST");
@@ -40,7 +36,7 @@ describe("given the study client", () => {
 
   it("should map each failing group action to the spec's sentence", async () => {
     const { fetchImplementation } = recordingFetch(() => json(403, { error: "Not yours" }));
-    const client = createStudyClient({ fetch: fetchImplementation });
+    const client = createStudyClient(siteHttpOver(fetchImplementation));
     expect(await client.toggleGroupVisibility("g1")).toMatchObject({ status: "error", message: "Failed to change visibility status" });
     expect(await client.deleteGroup("g1")).toMatchObject({ status: "error", message: "Failed to delete group" });
     expect(await client.renameGroup("g1", "New")).toMatchObject({ status: "error", message: "Failed to rename group" });
@@ -50,19 +46,19 @@ describe("given the study client", () => {
 
   it("should rename with a JSON body and delete with DELETE and the CSRF header", async () => {
     const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { group: { ...group, name: "Bron" } }));
-    const client = createStudyClient({ fetch: fetchImplementation });
+    const client = createStudyClient(siteHttpOver(fetchImplementation));
     await client.renameGroup("g1", "Bron");
     expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/rename/");
     expect(bodies[0]).toEqual({ name: "Bron" });
     const deleting = recordingFetch(() => new Response(null, { status: 204 }));
-    expect(await createStudyClient({ fetch: deleting.fetchImplementation }).deleteGroup("g1")).toEqual({ status: "ok", data: undefined });
+    expect(await createStudyClient(siteHttpOver(deleting.fetchImplementation)).deleteGroup("g1")).toEqual({ status: "ok", data: undefined });
     expect(deleting.requests[0]!.method).toBe("DELETE");
     expect(deleting.requests[0]!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
   });
 
   it("should leave out range and cardCount when they are the string 'undefined'", async () => {
     const { requests, fetchImplementation } = recordingFetch(() => json(200, { pairs: [] }));
-    await createStudyClient({ fetch: fetchImplementation }).loadPairs("g1", { mode: "test", range: "undefined", cardCount: "undefined", startIndex: 2, endIndex: 9 });
+    await createStudyClient(siteHttpOver(fetchImplementation)).loadPairs("g1", { mode: "test", range: "undefined", cardCount: "undefined", startIndex: 2, endIndex: 9 });
     const url = new URL(requests[0]!.url);
     expect(url.pathname).toBe("/api/subtitle-groups/g1/pairs/");
     expect([...url.searchParams.keys()]).toEqual(["mode", "startIndex", "endIndex"]);
@@ -71,18 +67,18 @@ describe("given the study client", () => {
 
   it("should rate with is_correct and report a 403 as such", async () => {
     const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { pair: { id: "p1", current_box: 2 }, memorized: 1, anonymous_limit_reached: false }));
-    const result = await createStudyClient({ fetch: fetchImplementation }).ratePair("p1", true);
+    const result = await createStudyClient(siteHttpOver(fetchImplementation)).ratePair("p1", true);
     expect(result).toEqual({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 1, anonymous_limit_reached: false } });
     expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-pairs/p1/rate/");
     expect(bodies[0]).toEqual({ is_correct: true });
     expect(requests[0]!.headers.get("X-CSRFToken")).toBe("csrf-from-cookie");
     const refused = recordingFetch(() => json(403, { error: "Sign in to go on" }));
-    expect(await createStudyClient({ fetch: refused.fetchImplementation }).ratePair("p1", true)).toMatchObject({ status: "error", httpStatus: 403 });
+    expect(await createStudyClient(siteHttpOver(refused.fetchImplementation)).ratePair("p1", true)).toMatchObject({ status: "error", httpStatus: 403 });
   });
 
   it("should mark cards as studied and reset the stats with POSTs", async () => {
     const { requests, bodies, fetchImplementation } = recordingFetch(() => json(200, { marked: 2, reset: true }));
-    const client = createStudyClient({ fetch: fetchImplementation });
+    const client = createStudyClient(siteHttpOver(fetchImplementation));
     await client.markStudied("g1", ["p1", "p2"]);
     await client.resetStats("g1");
     expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/mark-studied/");
@@ -128,7 +124,7 @@ describe("given an upload", () => {
     const report = { offsetMilliseconds: 0, frameRateRatio: 1, englishCoverage: 0.9, swedishCoverage: 0.8, meanOverlap: 0.7, pairCount: 3 };
     const request = new FakeUploadRequest({ status: 201, body: { group, report, pair_count: 3 } });
     const progress: number[] = [];
-    const result = await createStudyClient({ createUploadRequest: () => request as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: false, name: " Bron " }, (fraction) =>
+    const result = await createStudyClient(siteHttpOver(), { createUploadRequest: () => request as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: false, name: " Bron " }, (fraction) =>
       progress.push(fraction),
     );
     expect(result).toEqual({ status: "ok", data: { group, report, pair_count: 3 } });
@@ -144,13 +140,13 @@ describe("given an upload", () => {
 
   it("should show the server's error text, or a fallback", async () => {
     const refused = new FakeUploadRequest({ status: 400, body: { error: "The Swedish file has no subtitles." } });
-    expect(await createStudyClient({ createUploadRequest: () => refused as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toEqual({
+    expect(await createStudyClient(siteHttpOver(), { createUploadRequest: () => refused as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toEqual({
       status: "error",
       message: "The Swedish file has no subtitles.",
       httpStatus: 400,
     });
     const broken = new FakeUploadRequest({ status: 500, body: "oops" });
-    expect(await createStudyClient({ createUploadRequest: () => broken as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toMatchObject({
+    expect(await createStudyClient(siteHttpOver(), { createUploadRequest: () => broken as unknown as UploadRequest }).uploadSubtitles({ swedish, english, isPublic: true })).toMatchObject({
       message: UPLOAD_FALLBACK_ERROR_MESSAGE,
     });
   });

@@ -1,3 +1,4 @@
+import { createSiteHttp } from "@atelier/site-api";
 import { createStudyClient, type StudyClient } from "../../../web/app/study/study-client.ts";
 
 type Box = 1 | 2 | 3 | 4 | 5;
@@ -72,8 +73,9 @@ export function createFakeStudyApi(options: FakeStudyApiOptions = {}): StudyClie
     return pair ? { english: pair.english, swedish: pair.swedish } : null;
   };
 
-  return createStudyClient({
-    fetch: async (input, init) => {
+  return createStudyClient(
+    createSiteHttp({
+      fetch: async (input, init) => {
       const request = input instanceof Request ? input : new Request(input, init);
       const path = new URL(request.url).pathname;
       const method = request.method;
@@ -132,6 +134,7 @@ export function createFakeStudyApi(options: FakeStudyApiOptions = {}): StudyClie
         }
       }
       return json({ error: `The fake study API has no ${method} ${path}.` }, 404);
-    },
-  });
+      },
+    }),
+  );
 }

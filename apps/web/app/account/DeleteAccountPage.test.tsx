@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSiteHttp } from "@atelier/site-api";
 import { ACCOUNT_DELETION_PATH, createAccountDeletionClient } from "./account-deletion-client.ts";
 import { ACCOUNT_DELETED_PATH, DeleteAccountPage } from "./DeleteAccountPage.tsx";
 
@@ -11,7 +12,7 @@ const email = "anna@example.ch";
 function renderPage(answer: { status: number; body?: unknown }) {
   const fetch = vi.fn(async (_request: Request) => new Response(answer.body === undefined ? null : JSON.stringify(answer.body), { status: answer.status, headers: { "Content-Type": "application/json" } }));
   const onDeleted = vi.fn(async () => undefined);
-  const client = createAccountDeletionClient({ fetch: fetch as unknown as typeof globalThis.fetch });
+  const client = createAccountDeletionClient(createSiteHttp({ fetch: fetch as unknown as typeof globalThis.fetch, readCsrfToken: () => "csrf-from-cookie" }));
   const router = createMemoryRouter(
     [
       { path: "/account/delete", element: <DeleteAccountPage email={email} client={client} onDeleted={onDeleted} /> },

@@ -1,5 +1,6 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSiteHttp } from "@atelier/site-api";
 import { createSecurityEventsClient, describeSecurityEvent, SECURITY_EVENTS_ERROR_MESSAGE, SECURITY_EVENTS_PATH } from "./security-events-client.ts";
 import { SecurityEventsPage } from "./SecurityEventsPage.tsx";
 
@@ -17,7 +18,7 @@ const answer = {
 
 function clientAnswering(status: number, body: unknown) {
   const fetch = vi.fn(async (_request: Request) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } }));
-  return { fetch, client: createSecurityEventsClient({ fetch: fetch as unknown as typeof globalThis.fetch }) };
+  return { fetch, client: createSecurityEventsClient(createSiteHttp({ fetch: fetch as unknown as typeof globalThis.fetch })) };
 }
 
 describe("given the events the server lists", () => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { createAllauthClient } from "@atelier/auth";
 import { AuthProvider, createAuthStore } from "@atelier/auth/react";
+import { createSiteHttp } from "@atelier/site-api";
 import { createBillingClient, type BillingClient } from "./billing-client.ts";
 import { BillingClientProvider } from "./billing-context.tsx";
 
@@ -25,14 +26,16 @@ export function KnownAuthentication({ signedIn, children }: { signedIn: boolean;
 /** Test-only: a billing client over a fake fetch that answers by path. */
 export function fakeBillingClient(answers: Record<string, () => Response>): { client: BillingClient; requestedPaths: string[] } {
   const requestedPaths: string[] = [];
-  const client = createBillingClient({
-    fetch: async (input) => {
+  const client = createBillingClient(
+    createSiteHttp({
+      fetch: async (input) => {
       const path = new URL((input as Request).url).pathname;
       requestedPaths.push(path);
       const answer = answers[path];
       return answer ? answer() : new Response("Not found", { status: 404 });
-    },
-  });
+      },
+    }),
+  );
   return { client, requestedPaths };
 }
 

@@ -1,30 +1,12 @@
-import ky from "ky";
-import * as v from "valibot";
+import { createSiteConfigClient, type SiteConfig } from "@atelier/site-api";
+import { siteHttp } from "./site-http.ts";
 
-const captchaSettingsSchema = v.variant("provider", [
-  v.object({ provider: v.literal("altcha"), challengeUrl: v.string() }),
-  v.object({ provider: v.literal("recaptcha"), siteKey: v.string() }),
-]);
+export { siteConfigSchema } from "@atelier/site-api";
+export type { CaptchaSettings, SiteConfig } from "@atelier/site-api";
 
-export const siteConfigSchema = v.object({
-  captcha: captchaSettingsSchema,
-  analytics: v.nullable(v.object({ scriptUrl: v.string(), domain: v.string() })),
-});
-
-export type SiteConfig = v.InferOutput<typeof siteConfigSchema>;
-export type CaptchaSettings = v.InferOutput<typeof captchaSettingsSchema>;
-
-let siteConfigRequest: Promise<SiteConfig> | undefined;
+const siteConfigClient = createSiteConfigClient(siteHttp);
 
 /** The server's public settings (captcha kind, analytics), fetched once per page load. */
-export function loadSiteConfig(fetchImplementation: typeof fetch = (input, init) => fetch(input, init)): Promise<SiteConfig> {
-  siteConfigRequest ??= ky
-    .get("/site-config", { fetch: fetchImplementation, retry: 1 })
-    .json()
-    .then((body) => v.parse(siteConfigSchema, body))
-    .catch((error: unknown) => {
-      siteConfigRequest = undefined;
-      throw error;
-    });
-  return siteConfigRequest;
+export function loadSiteConfig(): Promise<SiteConfig> {
+  return siteConfigClient.loadSiteConfig();
 }

@@ -1,17 +1,9 @@
-import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
+import { createProgressMergeClient } from "@atelier/site-api";
+import { siteHttp } from "../lib/site-http.ts";
 
-/**
- * Moves the anonymous learner's study progress into the account after a sign-in (spec §7). The answer is not read:
- * a failure must never stop the sign-in, so it is only logged.
- */
-export async function mergeAnonymousProgress(fetchImplementation: typeof fetch = (input, init) => fetch(input, init)): Promise<void> {
-  try {
-    await fetchImplementation("/api/merge-progress/", {
-      method: "POST",
-      credentials: "include",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": readCsrfTokenFromDocumentCookie() ?? "" },
-    });
-  } catch (error) {
-    console.error("The study progress could not be merged", error);
-  }
+const progressMergeClient = createProgressMergeClient(siteHttp);
+
+/** The spec's call after a sign-in in the login modal (§4.2); the server has merged already, so it is a formality. */
+export function mergeAnonymousProgress(): Promise<void> {
+  return progressMergeClient.mergeAnonymousProgress();
 }

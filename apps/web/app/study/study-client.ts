@@ -1,316 +1,38 @@
-import ky, { HTTPError } from "ky";
-import * as v from "valibot";
-import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
-import type { SessionConfig } from "@atelier/leitner";
+import { createStudyClient } from "@atelier/site-api";
+import { siteHttp } from "../lib/site-http.ts";
 
-/** The error catalogue of the study screens (spec §8), word for word. */
-export const STUDY_ERROR_MESSAGES = {
-  loadGroups: "Failed to load saved groups",
-  toggleVisibility: "Failed to change visibility status",
-  deleteGroup: "Failed to delete group",
-  renameGroup: "Failed to rename group",
-  loadPairs: "Failed to load flashcard pairs",
-  noPairs: "No flashcard pairs available",
-  deletePair: "Failed to delete flashcard pair",
-  uploadMissingFile: "Please upload both files",
-  uploadWrongFileType: "Please upload XML files only",
-} as const;
+export {
+  createStudyClient,
+  DOUBTFUL_PAIR_CONFIDENCE,
+  flashcardPairSchema,
+  groupExportPath,
+  isDoubtfulPair,
+  MARK_STUDIED_ERROR_MESSAGE,
+  MAXIMUM_SUBTITLE_FILE_BYTES,
+  pairsSearchParameters,
+  PAIR_EDIT_ERROR_MESSAGE,
+  RATE_ERROR_MESSAGE,
+  RESET_ERROR_MESSAGE,
+  STATS_ERROR_MESSAGE,
+  STUDY_ERROR_MESSAGES,
+  UPLOAD_FALLBACK_ERROR_MESSAGE,
+  validateSubtitleFiles,
+} from "@atelier/site-api";
+export type {
+  AlignmentReport,
+  DeckAllowance,
+  FilmContext,
+  FlashcardPair,
+  GroupStats,
+  PairsQuery,
+  RatingAnswer,
+  StudyClient,
+  StudyResult,
+  SubtitleGroup,
+  UploadAnswer,
+  UploadRequest,
+  UploadSubtitlesInput,
+} from "@atelier/site-api";
 
-/** Not in the spec's catalogue: shown when an upload fails and the server gives no sentence of its own. */
-export const UPLOAD_FALLBACK_ERROR_MESSAGE = "The upload failed. Please try again.";
-/** Not shown to anyone (spec §8: stats and mark-studied failures go to the console only). */
-export const STATS_ERROR_MESSAGE = "Failed to load the group statistics";
-export const MARK_STUDIED_ERROR_MESSAGE = "Failed to mark the cards as studied";
-export const RATE_ERROR_MESSAGE = "Failed to save the rating";
-/** Not in the spec's catalogue: a pair edit that failed without a sentence from the server. */
-export const PAIR_EDIT_ERROR_MESSAGE = "The pair could not be changed. Please try again.";
-export const RESET_ERROR_MESSAGE = "Failed to reset the progress";
-
-export type StudyResult<Data> = { status: "ok"; data: Data } | { status: "error"; message: string; httpStatus?: number };
-
-const groupSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  created_at: v.string(),
-  is_public: v.boolean(),
-  owner_id: v.string(),
-  is_owner: v.boolean(),
-  pair_count: v.number(),
-});
-export type SubtitleGroup = v.InferOutput<typeof groupSchema>;
-
-/** What the signed-in user's plan allows (additive to spec §7's list answer; absent for visitors). */
-const allowanceSchema = v.object({
-  plan: v.nullable(v.string()),
-  private_decks: v.number(),
-  private_deck_limit: v.nullable(v.number()),
-  may_add_private_deck: v.boolean(),
-  may_export_shared_decks: v.boolean(),
-});
-export type DeckAllowance = v.InferOutput<typeof allowanceSchema>;
-
-const boxSchema = v.picklist([1, 2, 3, 4, 5]);
-const filmLineSchema = v.object({ english: v.string(), swedish: v.string() });
-/** The film's lines just before and after a card (additive to spec §3; the pairs call sends it, the stats do not). */
-const filmContextSchema = v.object({ before: v.nullable(filmLineSchema), after: v.nullable(filmLineSchema) });
-export type FilmContext = v.InferOutput<typeof filmContextSchema>;
-export const flashcardPairSchema = v.object({
-  id: v.string(),
-  english: v.string(),
-  swedish: v.string(),
-  current_box: boxSchema,
-  /** How sure the alignment was of the pair, 0–1 (additive; 1 when absent). */
-  confidence: v.optional(v.number(), 1),
-  context: v.optional(filmContextSchema),
-});
-
-/** Below this confidence a pair is marked for the learner to check (`@atelier/subtitles`' `scorePairConfidence`). */
-export const DOUBTFUL_PAIR_CONFIDENCE = 0.5;
-
-export function isDoubtfulPair(pair: { confidence: number }): boolean {
-  return pair.confidence < DOUBTFUL_PAIR_CONFIDENCE;
-}
-export type FlashcardPair = v.InferOutput<typeof flashcardPairSchema>;
-
-const statsSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  is_public: v.boolean(),
-  is_owner: v.boolean(),
-  /** Own groups always; someone else's shared group with a plan that includes it. */
-  can_export: v.optional(v.boolean(), false),
-  total: v.number(),
-  not_started: v.number(),
-  in_progress: v.number(),
-  memorized: v.number(),
-  box_distribution: v.object({ box1: v.number(), box2: v.number(), box3: v.number(), box4: v.number() }),
-  total_reviews: v.number(),
-  accuracy: v.number(),
-  reviewing: v.number(),
-  learned: v.number(),
-  dueToday: v.number(),
-  anonymous_limit_reached: v.boolean(),
-  /** The pairs this learner hid from their study (additive). */
-  hidden_pairs: v.optional(v.array(v.object({ id: v.string(), english: v.string(), swedish: v.string() })), []),
-  /** Started cards due on each of the next 7 days (additive). */
-  due_forecast: v.optional(v.array(v.number()), []),
-  pairs: v.array(flashcardPairSchema),
-});
-export type GroupStats = v.InferOutput<typeof statsSchema>;
-
-const learningStateSchema = v.picklist(["new", "in-progress", "memorized"]);
-const rateSchema = v.object({
-  pair: v.object({ id: v.string(), current_box: boxSchema }),
-  memorized: v.number(),
-  anonymous_limit_reached: v.boolean(),
-  /** Where the card stood before and after the rating (additive), so the screen moves its counts itself. */
-  learning_state: v.optional(v.object({ before: learningStateSchema, after: learningStateSchema })),
-});
-export type RatingAnswer = v.InferOutput<typeof rateSchema>;
-
-const reportSchema = v.object({
-  offsetMilliseconds: v.number(),
-  frameRateRatio: v.number(),
-  englishCoverage: v.number(),
-  swedishCoverage: v.number(),
-  meanOverlap: v.number(),
-  pairCount: v.number(),
-  warning: v.optional(v.string()),
-});
-export type AlignmentReport = v.InferOutput<typeof reportSchema>;
-const uploadAnswerSchema = v.object({ group: groupSchema, report: reportSchema, pair_count: v.number() });
-export type UploadAnswer = v.InferOutput<typeof uploadAnswerSchema>;
-
-const errorBodySchema = v.object({ error: v.pipe(v.string(), v.nonEmpty()) });
-
-/** The query of the pairs call; range and cardCount may arrive as the string "undefined" (spec §7). */
-export interface PairsQuery {
-  mode: SessionConfig["mode"];
-  range: SessionConfig["range"] | "undefined";
-  cardCount?: number | "undefined";
-  startIndex?: number;
-  endIndex?: number;
-}
-
-/** The pairs call's search parameters: range and cardCount are left out when they are the string "undefined" or absent. */
-export function pairsSearchParameters(query: PairsQuery): URLSearchParams {
-  const parameters = new URLSearchParams({ mode: query.mode });
-  if (query.range !== "undefined") parameters.set("range", query.range);
-  if (query.cardCount !== undefined && query.cardCount !== "undefined") parameters.set("cardCount", String(query.cardCount));
-  if (query.startIndex !== undefined) parameters.set("startIndex", String(query.startIndex));
-  if (query.endIndex !== undefined) parameters.set("endIndex", String(query.endIndex));
-  return parameters;
-}
-
-export interface UploadSubtitlesInput {
-  swedish: File;
-  english: File;
-  /** Public is the default; the privacy checkbox makes the cards private. */
-  isPublic: boolean;
-  name?: string;
-}
-
-/** The part of XMLHttpRequest the upload uses, so tests can pass a stand-in. */
-export type UploadRequest = Pick<XMLHttpRequest, "open" | "send" | "setRequestHeader" | "status" | "responseText" | "withCredentials" | "onload" | "onerror"> & {
-  upload: Pick<XMLHttpRequestUpload, "onprogress">;
-};
-
-export interface StudyClientOptions {
-  fetch?: typeof fetch;
-  createUploadRequest?: () => UploadRequest;
-}
-
-function csrfHeaders(): Record<string, string> {
-  // Every unsafe call echoes the CSRF cookie the server set on the page (decision 0009).
-  return { "X-CSRFToken": readCsrfTokenFromDocumentCookie() ?? "" };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The study screens' calls to our own API (spec §7), each returning a result; failures carry the spec's text.
- *
- * @example
- * const client = createStudyClient();
- * const result = await client.loadGroups();
- * if (result.status === "error") showError(result.message);
- */
-export function createStudyClient({ fetch: fetchImplementation = (input, init) => fetch(input, init), createUploadRequest = () => new XMLHttpRequest() }: StudyClientOptions = {}) {
-  const api = ky.create({ credentials: "same-origin", fetch: fetchImplementation, retry: 0, timeout: 30_000 });
-
-  async function call<Schema extends v.GenericSchema>(
-    send: () => Promise<Response>,
-    schema: Schema | undefined,
-    errorMessage: string,
-  ): Promise<StudyResult<v.InferOutput<Schema>>> {
-    try {
-      const response = await send();
-      if (schema === undefined) return { status: "ok", data: undefined as v.InferOutput<Schema> };
-      const parsed = v.safeParse(schema, await response.json());
-      return parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: errorMessage, httpStatus: response.status };
-    } catch (error) {
-      return error instanceof HTTPError ? { status: "error", message: errorMessage, httpStatus: error.response.status } : { status: "error", message: errorMessage };
-    }
-  }
-
-  /** Like `call`, but a refusal carries the server's own sentence (the pair edits explain what to change). */
-  async function callSayingWhy<Schema extends v.GenericSchema>(send: () => Promise<Response>, schema: Schema, fallbackMessage: string): Promise<StudyResult<v.InferOutput<Schema>>> {
-    try {
-      const parsed = v.safeParse(schema, await (await send()).json());
-      return parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: fallbackMessage };
-    } catch (error) {
-      if (!(error instanceof HTTPError)) return { status: "error", message: fallbackMessage };
-      const body = v.safeParse(errorBodySchema, await error.response.json().catch(() => undefined));
-      return { status: "error", message: body.success ? body.output.error : fallbackMessage, httpStatus: error.response.status };
-    }
-  }
-
-  const editedPairSchema = v.object({ id: v.string(), english: v.string(), swedish: v.string(), confidence: v.number() });
-  const pairPath = (pairId: string, suffix = "") => `/api/subtitle-pairs/${encodeURIComponent(pairId)}/${suffix}`;
-
-  const groupAnswerSchema = v.object({ group: groupSchema });
-
-  return {
-    loadGroups: () => call(() => api.get("/api/subtitle-groups/"), v.object({ groups: v.array(groupSchema), allowance: v.optional(allowanceSchema) }), STUDY_ERROR_MESSAGES.loadGroups),
-    toggleGroupVisibility: (groupId: string) =>
-      call(() => api.post(`/api/subtitle-groups/${encodeURIComponent(groupId)}/toggle-public/`, { headers: csrfHeaders() }), groupAnswerSchema, STUDY_ERROR_MESSAGES.toggleVisibility),
-    renameGroup: (groupId: string, name: string) =>
-      call(() => api.post(`/api/subtitle-groups/${encodeURIComponent(groupId)}/rename/`, { json: { name }, headers: csrfHeaders() }), groupAnswerSchema, STUDY_ERROR_MESSAGES.renameGroup),
-    deleteGroup: (groupId: string) => call(() => api.delete(`/api/subtitle-groups/${encodeURIComponent(groupId)}/`, { headers: csrfHeaders() }), undefined, STUDY_ERROR_MESSAGES.deleteGroup),
-    loadStats: (groupId: string) => call(() => api.get(`/api/subtitle-groups/${encodeURIComponent(groupId)}/stats/`), statsSchema, STATS_ERROR_MESSAGE),
-    loadPairs: (groupId: string, query: PairsQuery) =>
-      call(
-        () => api.get(`/api/subtitle-groups/${encodeURIComponent(groupId)}/pairs/`, { searchParams: pairsSearchParameters(query) }),
-        v.object({ pairs: v.array(flashcardPairSchema) }),
-        STUDY_ERROR_MESSAGES.loadPairs,
-      ),
-    ratePair: (pairId: string, isCorrect: boolean) =>
-      call(() => api.post(`/api/subtitle-pairs/${encodeURIComponent(pairId)}/rate/`, { json: { is_correct: isCorrect }, headers: csrfHeaders() }), rateSchema, RATE_ERROR_MESSAGE),
-    editPair: (pairId: string, sides: { english?: string; swedish?: string }) =>
-      callSayingWhy(() => api.patch(pairPath(pairId), { json: sides, headers: csrfHeaders() }), v.object({ pair: editedPairSchema }), PAIR_EDIT_ERROR_MESSAGE),
-    mergePairWithNext: (pairId: string) =>
-      callSayingWhy(() => api.post(pairPath(pairId, "merge-next/"), { headers: csrfHeaders() }), v.object({ pair: editedPairSchema }), PAIR_EDIT_ERROR_MESSAGE),
-    splitPair: (pairId: string, point: { englishSentences: number; swedishSentences: number }) =>
-      callSayingWhy(
-        () => api.post(pairPath(pairId, "split/"), { json: { english_sentences: point.englishSentences, swedish_sentences: point.swedishSentences }, headers: csrfHeaders() }),
-        v.object({ pairs: v.array(editedPairSchema) }),
-        PAIR_EDIT_ERROR_MESSAGE,
-      ),
-    hidePair: (pairId: string) => callSayingWhy(() => api.post(pairPath(pairId, "hide/"), { headers: csrfHeaders() }), v.object({ hidden: v.boolean() }), PAIR_EDIT_ERROR_MESSAGE),
-    showPair: (pairId: string) => callSayingWhy(() => api.delete(pairPath(pairId, "hide/"), { headers: csrfHeaders() }), v.object({ hidden: v.boolean() }), PAIR_EDIT_ERROR_MESSAGE),
-    deletePair: (pairId: string) => call(() => api.delete(`/api/subtitle-pairs/${encodeURIComponent(pairId)}/`, { headers: csrfHeaders() }), undefined, STUDY_ERROR_MESSAGES.deletePair),
-    markStudied: (groupId: string, pairIds: string[]) =>
-      call(
-        () => api.post(`/api/subtitle-groups/${encodeURIComponent(groupId)}/mark-studied/`, { json: { pairIds }, headers: csrfHeaders() }),
-        v.object({ marked: v.number() }),
-        MARK_STUDIED_ERROR_MESSAGE,
-      ),
-    resetStats: (groupId: string) =>
-      call(() => api.post(`/api/subtitle-groups/${encodeURIComponent(groupId)}/reset-stats/`, { headers: csrfHeaders() }), undefined, RESET_ERROR_MESSAGE),
-
-    /**
-     * Sends both files with XMLHttpRequest, because fetch cannot report upload progress; `onProgress` gets the
-     * fraction of bytes sent (0–1). A failure carries the server's error text (spec §8).
-     */
-    uploadSubtitles: (input: UploadSubtitlesInput, onProgress?: (fractionSent: number) => void): Promise<StudyResult<UploadAnswer>> =>
-      new Promise((resolve) => {
-        const body = new FormData();
-        body.append("swedish", input.swedish);
-        body.append("english", input.english);
-        body.append("is_public", input.isPublic ? "true" : "false");
-        const name = input.name?.trim();
-        if (name) body.append("name", name);
-        const request = createUploadRequest();
-        request.open("POST", "/api/upload-subtitles/");
-        request.withCredentials = true;
-        for (const [header, value] of Object.entries(csrfHeaders())) request.setRequestHeader(header, value);
-        request.upload.onprogress = (event) => {
-          if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
-        };
-        request.onload = () => {
-          const answer = parseJson(request.responseText);
-          if (request.status >= 200 && request.status < 300) {
-            const parsed = v.safeParse(uploadAnswerSchema, answer);
-            resolve(parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: UPLOAD_FALLBACK_ERROR_MESSAGE, httpStatus: request.status });
-            return;
-          }
-          const error = v.safeParse(errorBodySchema, answer);
-          resolve({ status: "error", message: error.success ? error.output.error : UPLOAD_FALLBACK_ERROR_MESSAGE, httpStatus: request.status });
-        };
-        request.onerror = () => resolve({ status: "error", message: UPLOAD_FALLBACK_ERROR_MESSAGE });
-        request.send(body);
-      }),
-  };
-}
-
-export type StudyClient = ReturnType<typeof createStudyClient>;
-
-/** The client the screens use. */
-export const studyClient = createStudyClient();
-
-/** The upload form's checks (spec §5): both files, and only files named .xml. */
-/** The server's limit per subtitle file; larger files are refused here, before anything is sent. */
-export const MAXIMUM_SUBTITLE_FILE_BYTES = 5 * 1024 * 1024;
-
-export function validateSubtitleFiles(files: { swedish: File | null | undefined; english: File | null | undefined }): string | undefined {
-  if (!files.swedish || !files.english) return STUDY_ERROR_MESSAGES.uploadMissingFile;
-  const isXml = (file: File) => file.name.toLowerCase().endsWith(".xml");
-  if (!isXml(files.swedish) || !isXml(files.english)) return STUDY_ERROR_MESSAGES.uploadWrongFileType;
-  for (const [label, file] of [["Swedish", files.swedish], ["English", files.english]] as const) {
-    if (file.size > MAXIMUM_SUBTITLE_FILE_BYTES) {
-      return `The ${label} file is too large (${(file.size / 1024 / 1024).toFixed(1)} MB): each subtitle file must be smaller than 5 MB.`;
-    }
-  }
-  return undefined;
-}
-
-/** Download paths of a group's pairs, offered on the setup screen. */
-export function groupExportPath(groupId: string, format: "csv" | "tsv"): string {
-  return `/api/subtitle-groups/${encodeURIComponent(groupId)}/export.${format}`;
-}
+/** The client the study screens use. */
+export const studyClient = createStudyClient(siteHttp);

@@ -1,3 +1,5 @@
+import { createSiteHttp, type SiteHttp } from "../site-http.ts";
+
 /** A JSON answer as the server sends it. */
 export function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -15,4 +17,9 @@ export function recordingFetch(answer: () => Response) {
     return answer();
   };
   return { requests, bodies, fetchImplementation };
+}
+
+/** The site's HTTP instance over a test `fetch`, with the CSRF token a page would hold. */
+export function siteHttpOver(fetchImplementation?: typeof fetch, csrfToken = "csrf-from-cookie"): SiteHttp {
+  return createSiteHttp({ fetch: fetchImplementation, readCsrfToken: () => csrfToken });
 }
