@@ -184,6 +184,81 @@ describe.skipIf(!haveFixtures)("given the owner of a deck and another learner", 
   });
 });
 
+/** Presses Tab (or Shift+Tab) until the focused element has this accessible label or text; fails after 200 presses. */
+async function tabTo(page: Page, name: string, key: "Tab" | "Shift+Tab" = "Tab"): Promise<void> {
+  for (let press = 0; press < 200; press += 1) {
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      if (!element || element === document.body) return "";
+      return element.getAttribute("aria-label") ?? element.textContent?.trim() ?? "";
+    });
+    if (focused === name) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`"${name}" was not reached with ${key}.`);
+}
+
+async function focusedName(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent?.trim() ?? "");
+}
+
+describe.skipIf(!haveFixtures)("given the owner of a deck who uses only the keyboard", () => {
+  it("should split a pair in two and delete one with undo in the setup preview, the focus following each step", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("keyboard-owner"));
+      const groupId = await uploadFixturePair(page);
+      await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(groupId)}/config`);
+      await waitForHydration(page);
+      const main = page.locator("main");
+      const totalBefore = (await statsOf(page, groupId) as { total?: number }).total ?? 0;
+
+      // Two sentences on each side, typed into the editor.
+      await tabTo(page, "Fix pair 2");
+      await page.keyboard.press("Enter");
+      const editor = main.getByRole("form", { name: "Fix pair 2", exact: true });
+      await editor.getByLabel("English", { exact: true }).waitFor();
+      expect(await focusedName(page)).not.toBe("");
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type("The ferry leaves at noon. Do not be late.");
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("ControlOrMeta+A");
+      await page.keyboard.type("Färjan går vid tolv. Kom inte för sent.");
+      await tabTo(page, "Save");
+      await page.keyboard.press("Enter");
+      await main.getByRole("cell", { name: "The ferry leaves at noon. Do not be late." }).waitFor();
+      expect(await focusedName(page)).toBe("Fix pair 2");
+
+      // Split after the first sentence of each side: pair 2 becomes two pairs.
+      await page.keyboard.press("Enter");
+      await editor.getByLabel("English", { exact: true }).waitFor();
+      await tabTo(page, "Split");
+      await page.keyboard.press("Enter");
+      await main.getByRole("cell", { name: "Do not be late.", exact: true }).waitFor();
+      await main.getByRole("cell", { name: "Kom inte för sent.", exact: true }).waitFor();
+      expect((await statsOf(page, groupId) as { total?: number }).total).toBe(totalBefore + 1);
+
+      // Delete pair 3 from its editor; Undo takes the focus and brings it back before the server hears of it.
+      await tabTo(page, "Fix pair 3");
+      await page.keyboard.press("Enter");
+      await main.getByRole("form", { name: "Fix pair 3", exact: true }).getByLabel("English", { exact: true }).waitFor();
+      await tabTo(page, "Delete");
+      await page.keyboard.press("Enter");
+      await main.getByText("Pair 3 deleted.").waitFor();
+      expect(await focusedName(page)).toBe("Undo deleting pair 3");
+      await page.keyboard.press("Enter");
+      await main.getByRole("cell", { name: "Do not be late.", exact: true }).waitFor();
+      expect(await focusedName(page)).toBe("Fix pair 3");
+      await page.waitForTimeout(6_500);
+      expect((await statsOf(page, groupId) as { total?: number }).total).toBe(totalBefore + 1);
+      await expectNoAccessibilityViolations(page);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given a learner who studies 10 new cards, then tests them", () => {
   async function studyTenNewCards(page: Page): Promise<string[]> {
     const main = page.locator("main");

@@ -36,6 +36,14 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
   const [editing, setEditing] = useState<string>();
   const [actionError, setActionError] = useState<string>();
   const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(client, onChanged);
+  // A keyboard user's focus goes back to the row's button when its editor closes or its deletion is undone, and to
+  // Undo when a pair is deleted, instead of being dropped on the page's body.
+  const [focusTarget, setFocusTarget] = useState<{ pairId: string; control: "fix" | "undo" }>();
+  useEffect(() => {
+    if (!focusTarget) return;
+    document.getElementById(`${id}-${focusTarget.control}-${focusTarget.pairId}`)?.focus();
+    setFocusTarget(undefined);
+  }, [focusTarget, id]);
   // Each pair keeps its number in the film, also when only the doubtful ones are listed.
   const numbered = useMemo(() => pairs.map((pair, index) => ({ pair, number: index + 1 })), [pairs]);
   const doubtfulCount = useMemo(() => pairs.filter(isDoubtfulPair).length, [pairs]);
@@ -104,7 +112,16 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
               <tr key={pair.id} className="preview-table__deleted">
                 <td colSpan={5}>
                   <span role="status">Pair {number} deleted.</span>{" "}
-                  <Button size="small" variant="ghost" onClick={undoDeletion}>
+                  <Button
+                    id={`${id}-undo-${pair.id}`}
+                    size="small"
+                    variant="ghost"
+                    aria-label={`Undo deleting pair ${number}`}
+                    onClick={() => {
+                      undoDeletion();
+                      setFocusTarget({ pairId: pair.id, control: "fix" });
+                    }}
+                  >
                     Undo
                   </Button>
                 </td>
@@ -123,7 +140,14 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
                   </td>
                   <td>
                     {stats.is_owner ? (
-                      <Button size="small" variant="ghost" aria-expanded={editing === pair.id} aria-label={`Fix pair ${number}`} onClick={() => setEditing(editing === pair.id ? undefined : pair.id)}>
+                      <Button
+                        id={`${id}-fix-${pair.id}`}
+                        size="small"
+                        variant="ghost"
+                        aria-expanded={editing === pair.id}
+                        aria-label={`Fix pair ${number}`}
+                        onClick={() => setEditing(editing === pair.id ? undefined : pair.id)}
+                      >
                         Fix
                       </Button>
                     ) : (
@@ -139,14 +163,19 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
                       <PairEditor
                         pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number, isLast: number === pairs.length }}
                         client={client}
-                        onCancel={() => setEditing(undefined)}
+                        onCancel={() => {
+                          setEditing(undefined);
+                          setFocusTarget({ pairId: pair.id, control: "fix" });
+                        }}
                         onDone={() => {
                           setEditing(undefined);
+                          setFocusTarget({ pairId: pair.id, control: "fix" });
                           onChanged();
                         }}
                         onDelete={() => {
                           setEditing(undefined);
                           deletePair(pair.id);
+                          setFocusTarget({ pairId: pair.id, control: "undo" });
                         }}
                       />
                     </td>
