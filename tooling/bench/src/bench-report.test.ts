@@ -128,6 +128,7 @@ describe("given the hostile-input result and what the subtitles, anonymous-race 
           serverResidentPeakGrowthMegabytes: 0.3,
           siteConfigRequestsMeanwhile: 2,
           siteConfigMedianMilliseconds: 7.5,
+          siteConfigP99Milliseconds: 10.2,
           siteConfigMaximumMilliseconds: 10.2,
         },
         webhookContentLength: { label: "600 MB Stripe webhook (Content-Length)", bytesOffered: 600 * 1_048_576, bytesSent: 3.5 * 1_048_576, status: 413, millisecondsToAnswer: 42.7, serverResidentGrowthMegabytes: 2.3 },
@@ -150,10 +151,47 @@ describe("given the hostile-input result and what the subtitles, anonymous-race 
   it("should show a Hostile input table with a row per body, and not the same figures again as generic rows", () => {
     const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [hostileInput], machine, generatedAt }));
     expect(markdown).toContain("## Hostile input");
-    expect(markdown).toContain("| body | status | answer after | sent before the answer | server RSS Δ (peak Δ) | GET /site-config meanwhile: median / max |");
-    expect(markdown).toContain("| 400 MB multipart sign-in (chunked) | 413 | 11.6 ms | 4 MB of 400 MB | 0.2 MB (0.3 MB) | 7.5 ms / 10.2 ms (2 requests) |");
-    expect(markdown).toContain("| 600 MB Stripe webhook (Content-Length) | 413 | 42.7 ms | 3.5 MB of 600 MB | 2.3 MB (—) | — / — |");
+    expect(markdown).toContain("| body | status | answer after | sent before the answer | server RSS Δ (peak Δ) | GET /site-config meanwhile: median / p99 / max |");
+    expect(markdown).toContain("| 400 MB multipart sign-in (chunked) | 413 | 11.6 ms | 4 MB of 400 MB | 0.2 MB (0.3 MB) | 7.5 ms / 10.2 ms / 10.2 ms (2 requests) |");
+    expect(markdown).toContain("| 600 MB Stripe webhook (Content-Length) | 413 | 42.7 ms | 3.5 MB of 600 MB | 2.3 MB (—) | — / — / — |");
     expect(markdown).not.toContain("## hostile-input");
+  });
+
+  const withLargestAlignment: BenchResult = {
+    ...hostileInput,
+    figures: {
+      ...hostileInput.figures,
+      alignment: {
+        label: "2 uploads at once of the largest accepted pair (19,000 cues, 1.2 MB per file), 3 times",
+        statuses: [201],
+        bytesOffered: 2.5 * 1_048_576,
+        bytesSent: 2.5 * 1_048_576,
+        millisecondsToAnswer: 6_002,
+        serverResidentGrowthMegabytes: 12.5,
+        serverResidentPeakGrowthMegabytes: 80,
+        siteConfigIntervalMilliseconds: 10,
+        siteConfigRequestsMeanwhile: 1_519,
+        siteConfigMedianMilliseconds: 3.5,
+        siteConfigP99Milliseconds: 630.4,
+        siteConfigMaximumMilliseconds: 684.6,
+        siteConfigIdleMedianMilliseconds: 2.1,
+        siteConfigIdleP99Milliseconds: 7,
+        siteConfigIdleMaximumMilliseconds: 9.9,
+      },
+    },
+  };
+
+  it("should add the largest alignment as the table's last row, with another request's p99 against issue 12's 100 ms", () => {
+    const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [withLargestAlignment], machine, generatedAt }));
+    expect(markdown).toContain("| 2 uploads at once of the largest accepted pair (19,000 cues, 1.2 MB per file), 3 times | 201 | 6,002 ms | 2.5 MB of 2.5 MB | 12.5 MB (80 MB) | 3.5 ms / 630 ms / 685 ms (1,519 requests) |");
+    expect(markdown).toContain("GET /site-config sent every 10 ms answered in p99 630 ms (issue 12's target: under 100 ms, not met), against p50 2.1 ms / p99 7 ms / max 9.9 ms idle just before.");
+    const report = buildBenchReport({ results: [withLargestAlignment], machine, generatedAt });
+    expect(report.keyFigures).toContainEqual({ area: "Hostile input", figure: "GET /site-config while the largest accepted pair is aligned twice at once: p50 / p99 / max", value: "3.5 ms / 630 ms / 685 ms" });
+  });
+
+  it("should say the target is met when another request's p99 stays under 100 ms", () => {
+    const fast: BenchResult = { ...withLargestAlignment, figures: { ...withLargestAlignment.figures, alignment: { ...(withLargestAlignment.figures as { alignment: object }).alignment, siteConfigP99Milliseconds: 42 } } };
+    expect(renderBenchReportMarkdown(buildBenchReport({ results: [fast], machine, generatedAt }))).toContain("answered in p99 42 ms (issue 12's target: under 100 ms, met)");
   });
 
   it("should name the statuses, the slowest answer and the largest memory growth among the key figures", () => {

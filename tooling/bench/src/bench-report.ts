@@ -2,7 +2,7 @@ import type { BenchFigure, BenchFigures, BenchResult } from "./bench-result.ts";
 import type { MachineDescription } from "./describe-machine.ts";
 import { engineLabelOf, figureAt, flattenFigures, formatKilobytes, formatMegabytes, formatNumber, formatRatio, formatScore, isObject, missing, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
 export { figureAt, flattenFigures, formatNumber } from "./bench-report-format.ts";
-import { hostileBodiesOf, renderHostileInputSection, renderScaleOutSection } from "./bench-report-operations.ts";
+import { hostileBodiesOf, largestAlignmentOf, renderHostileInputSection, renderScaleOutSection } from "./bench-report-operations.ts";
 
 /** The benches `pnpm bench` runs itself; a report without one of them says so. Others (server-fuzz, …) are shown when present. */
 export const EXPECTED_BENCH_NAMES = ["site", "identity", "study", "subtitles", "fresh-clone"] as const;
@@ -125,6 +125,14 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       area: "Hostile input",
       figure: `${hostileBodies.length} oversized bodies: statuses, slowest answer, largest server RSS Δ`,
       value: `${statuses}; ${formatNumber(largest("millisecondsToAnswer"), " ms")}; ${formatNumber(largest("serverResidentGrowthMegabytes"), " MB")}`,
+    });
+  }
+  const largestAlignment = largestAlignmentOf(byName.get("hostile-input"));
+  if (largestAlignment !== undefined) {
+    rows.push({
+      area: "Hostile input",
+      figure: "GET /site-config while the largest accepted pair is aligned twice at once: p50 / p99 / max",
+      value: `${formatNumber(numberAt(largestAlignment, "siteConfigMedianMilliseconds"), " ms")} / ${formatNumber(numberAt(largestAlignment, "siteConfigP99Milliseconds"), " ms")} / ${formatNumber(numberAt(largestAlignment, "siteConfigMaximumMilliseconds"), " ms")}`,
     });
   }
   const freshClone = byName.get("fresh-clone");
