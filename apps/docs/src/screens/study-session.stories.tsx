@@ -112,3 +112,27 @@ export const AnonymousPrompt: Story = {
     await expect(within(dialog).getByRole("button", { name: "Continue with email" })).toBeVisible();
   },
 };
+
+/** Every card answered (right, right, again, right, again): the summary replaces the card. */
+export const SessionSummary: Story = {
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await findCard(canvasElement);
+    const answers = ["2", "2", "1", "2", "1"];
+    for (const [index, key] of answers.entries()) {
+      await waitFor(() => expect(page.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(String(index)));
+      await waitFor(() => expect(page.getByRole("button", { name: /^I got it Right/ })).toBeEnabled());
+      await userEvent.keyboard(key);
+    }
+    await expect(await page.findByRole("heading", { name: "Session summary" })).toBeVisible();
+    await expect(page.getByText("Moved up a box")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Keep going" })).toBeVisible();
+    await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(document.documentElement.clientWidth);
+  },
+};
+
+export const SessionSummaryDark: Story = { ...SessionSummary, globals: { viewport: { value: "laptop1366" }, theme: "dark" } };
+
+export const SessionSummaryPhone: Story = { ...SessionSummary, globals: { viewport: { value: "phone390" } } };
+
+export const SessionSummaryPhoneDark: Story = { ...SessionSummary, globals: { viewport: { value: "phone390" }, theme: "dark" } };
