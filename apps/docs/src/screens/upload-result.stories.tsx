@@ -38,7 +38,7 @@ const meta = {
     const page = within(canvasElement);
     await userEvent.upload(page.getByLabelText("Swedish subtitles (XML)"), new File(["<document/>"], "The.Bridge.S01E01.sv.xml", { type: "text/xml" }));
     await userEvent.upload(page.getByLabelText("English subtitles (XML)"), new File(["<document/>"], "The.Bridge.S01E01.en.xml", { type: "text/xml" }));
-    await userEvent.click(page.getByRole("button", { name: "Upload", exact: true }));
+    await userEvent.click(page.getByRole("button", { name: "Upload" }));
     await expect(await page.findByRole("heading", { name: "559 sentence pairs; the Swedish file was 14.6 s later and has been matched." })).toBeVisible();
     await expect(page.getByRole("link", { name: "Study The Bridge S01E01" })).toBeVisible();
     await expect(page.getByText("Alignment figures").closest("details")?.open).toBe(false);
