@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { alignSubtitleTracks, type SubtitleAlignment } from "./align-subtitle-tracks.ts";
 import { alignTimedSegments } from "./align-timed-segments.ts";
 import {
+  assignMarkedSentenceIds,
   findCardsJoiningSeparatelyLinkedSentences,
   readCesAlignLinks,
   scoreAlignmentLinks,
@@ -9,7 +10,7 @@ import {
   type IdentifiedAlignmentLink,
 } from "./alignment-quality.ts";
 import { parseSubtitleXml } from "./parse-subtitle-xml.ts";
-import type { SubtitleCue, SubtitleSentence } from "./subtitle-types.ts";
+import type { ParsedSubtitleTrack, SubtitleCue, SubtitleSentence } from "./subtitle-types.ts";
 import {
   SHARED_SUBTITLE_FIXTURE_DIRECTORY,
   readSharedSubtitleFixture,
@@ -30,6 +31,43 @@ function agreementWithBaseline(baseline: SubtitleAlignment, perturbed: SubtitleA
   const survivingTargets = new Set(perturbedLinks.flatMap((link) => link.targetIds));
   const baselineLinks = asIdentified(baseline, (index) => index).filter((link) => link.targetIds.every((id) => survivingTargets.has(id)));
   return scoreAlignmentLinks(perturbedLinks, baselineLinks).f1;
+}
+
+/** The cards of an alignment of the parsed OPUS files, as links between OPUS sentence ids. */
+function cardsAsReferenceLinks({ pairs, sentences }: SubtitleAlignment): IdentifiedAlignmentLink[] {
+  const idsOf = (indexes: readonly number[], side: readonly { id?: string }[]) => indexes.map((index) => side[index]?.id ?? `missing-${index}`);
+  return pairs.map((pair) => ({ sourceIds: idsOf(pair.englishSentenceIndexes, sentences.english), targetIds: idsOf(pair.swedishSentenceIndexes, sentences.swedish) }));
+}
+
+/**
+ * Sloppy timing: every time moves by a smooth, seeded random amount of up to `amplitudeMilliseconds` (knots every 3 s,
+ * linear between them), as when a subtitler times by hand. Cues and OPUS sentences move alike.
+ */
+function warpTrackTimes(track: ParsedSubtitleTrack, amplitudeMilliseconds: number): ParsedSubtitleTrack {
+  let state = 7;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  const knotMilliseconds = 3_000;
+  const lastTime = Math.max(...track.cues.map((cue) => cue.endMilliseconds));
+  const knots = Array.from({ length: Math.ceil(lastTime / knotMilliseconds) + 2 }, () => (random() - 0.5) * 2 * amplitudeMilliseconds);
+  const warp = (milliseconds: number) => {
+    const position = milliseconds / knotMilliseconds;
+    const knot = Math.floor(position);
+    const fraction = position - knot;
+    return Math.round(milliseconds + (knots[knot] as number) * (1 - fraction) + (knots[knot + 1] as number) * fraction);
+  };
+  const warpSpan = <Span extends { startMilliseconds: number; endMilliseconds: number }>(span: Span): Span => ({
+    ...span,
+    startMilliseconds: warp(span.startMilliseconds),
+    endMilliseconds: Math.max(warp(span.endMilliseconds), warp(span.startMilliseconds) + 1),
+  });
+  return {
+    ...track,
+    cues: track.cues.map(warpSpan),
+    sentences: (track.sentences ?? []).map((sentence) => (sentence.startMilliseconds === undefined || sentence.endMilliseconds === undefined ? sentence : warpSpan(sentence as TimedSentence))),
+  };
 }
 
 function transformTimes(cues: readonly SubtitleCue[], transform: (milliseconds: number) => number): SubtitleCue[] {
@@ -58,12 +96,10 @@ describe.skipIf(sharedSubtitleFixturesAreMissing)(`given the en–et OPUS pair i
     expect(scores.f1).toBeGreaterThanOrEqual(0.95);
   });
 
-  it("should make cards that are the reference's sentence links: strict card-level F1 ≥ 0.95, no card joining two separately linked sentences", () => {
+  it("should make cards that are the reference's sentence links: strict card-level F1 ≥ 0.956, lax ≥ 0.9895, no card joining two separately linked sentences", () => {
     // The parsed files, so that the cards carry OPUS's sentence ids.
-    const alignment = alignSubtitleTracks(english as NonNullable<typeof english>, estonian as NonNullable<typeof estonian>);
-    const { sentences, pairs } = alignment;
-    const idsOf = (indexes: readonly number[], side: readonly { id?: string }[]) => indexes.map((index) => side[index]?.id ?? `missing-${index}`);
-    const cards = pairs.map((pair) => ({ sourceIds: idsOf(pair.englishSentenceIndexes, sentences.english), targetIds: idsOf(pair.swedishSentenceIndexes, sentences.swedish) }));
+    const alignment = alignSubtitleTracks(english as ParsedSubtitleTrack, estonian as ParsedSubtitleTrack);
+    const cards = cardsAsReferenceLinks(alignment);
     const reference = readCesAlignLinks(readSharedSubtitleFixture("opensubs2018-209475.en-et.align.xml").toString("utf8"));
     const strict = scoreAlignmentLinks(cards, reference);
     const lax = scoreAlignmentLinksLax(cards, reference);
@@ -71,9 +107,44 @@ describe.skipIf(sharedSubtitleFixturesAreMissing)(`given the en–et OPUS pair i
     console.info(
       `en–et cards ${cards.length}, multi-sentence ${alignment.report.multiSentenceCardCount}; strict F1 ${strict.f1.toFixed(4)} (P ${strict.precision.toFixed(4)}, R ${strict.recall.toFixed(4)}); lax F1 ${lax.f1.toFixed(4)}; joining ${joined.length}`,
     );
-    expect(strict.f1).toBeGreaterThanOrEqual(0.95);
-    expect(lax.f1).toBeGreaterThanOrEqual(strict.f1);
+    // The figures of decision 0025 before the links read length and lexical evidence; they must not fall.
+    expect(strict.f1).toBeGreaterThanOrEqual(0.956);
+    expect(lax.f1).toBeGreaterThanOrEqual(0.9895);
     expect(joined).toEqual([]);
+  });
+
+  it("should link more cards as the reference does with length and lexical evidence than by time alone when the Estonian timing is sloppy (±500 ms)", () => {
+    const sloppyEstonian = warpTrackTimes(estonian as ParsedSubtitleTrack, 500);
+    const reference = readCesAlignLinks(readSharedSubtitleFixture("opensubs2018-209475.en-et.align.xml").toString("utf8"));
+    const measure = (alignment: SubtitleAlignment) => {
+      const cards = cardsAsReferenceLinks(alignment);
+      return { strict: scoreAlignmentLinks(cards, reference).f1, joining: findCardsJoiningSeparatelyLinkedSentences(cards, reference).length };
+    };
+    const byTime = measure(alignSubtitleTracks(english as ParsedSubtitleTrack, sloppyEstonian, { linkEvidence: "time" }));
+    const withText = measure(alignSubtitleTracks(english as ParsedSubtitleTrack, sloppyEstonian));
+    console.info(`sloppy timing: strict F1 ${byTime.strict.toFixed(4)} by time, ${withText.strict.toFixed(4)} with text; joining ${byTime.joining} and ${withText.joining}`);
+    expect(withText.strict).toBeGreaterThan(byTime.strict);
+    expect(withText.joining).toBeLessThan(byTime.joining);
+  });
+
+  it("should reach strict card-level F1 ≥ 0.88 when the files are read as cues only, as a TTML or YouTube upload is (sentences from segmentCuesIntoSentences)", () => {
+    // The OPUS files without their sentence markup; the cards are mapped back to OPUS's sentence ids by time.
+    const alignment = alignSubtitleTracks(englishCues, estonianCues);
+    const englishIds = assignMarkedSentenceIds(alignment.sentences.english, english?.sentences ?? []);
+    const estonianIds = assignMarkedSentenceIds(alignment.sentences.swedish, estonian?.sentences ?? []);
+    const cards = alignment.pairs.map((pair) => ({
+      sourceIds: pair.englishSentenceIndexes.flatMap((index) => englishIds[index] ?? []),
+      targetIds: pair.swedishSentenceIndexes.flatMap((index) => estonianIds[index] ?? []),
+    }));
+    const reference = readCesAlignLinks(readSharedSubtitleFixture("opensubs2018-209475.en-et.align.xml").toString("utf8"));
+    const strict = scoreAlignmentLinks(cards, reference);
+    const lax = scoreAlignmentLinksLax(cards, reference);
+    const joined = findCardsJoiningSeparatelyLinkedSentences(cards, reference);
+    console.info(
+      `en–et from cues: sentences ${alignment.sentences.english.length} × ${alignment.sentences.swedish.length}, cards ${cards.length}, multi-sentence ${alignment.report.multiSentenceCardCount}; strict F1 ${strict.f1.toFixed(4)} (P ${strict.precision.toFixed(4)}, R ${strict.recall.toFixed(4)}); lax F1 ${lax.f1.toFixed(4)}; joining ${joined.length}`,
+    );
+    expect(strict.f1).toBeGreaterThanOrEqual(0.88);
+    expect(lax.f1).toBeGreaterThanOrEqual(0.985);
   });
 
   it("should report a good fit without a warning", () => {

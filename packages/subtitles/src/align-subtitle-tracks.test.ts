@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alignSubtitleTracks, isNonDialogueCue } from "./align-subtitle-tracks.ts";
-import type { SubtitleCue } from "./subtitle-types.ts";
+import type { ParsedSubtitleTrack, SubtitleCue } from "./subtitle-types.ts";
 
 function cue(startSeconds: number, endSeconds: number, text: string): SubtitleCue {
   return { startMilliseconds: startSeconds * 1000, endMilliseconds: endSeconds * 1000, text };
@@ -110,6 +110,48 @@ describe("given title cards, credits and lyrics", () => {
     const swedish = [cue(1, 3, "[MUSIK]"), ...makeTrack(50, "sv")];
     const { pairs } = alignSubtitleTracks(english, swedish);
     expect(pairs[0]).toMatchObject({ englishCueIndexes: [1], swedishCueIndexes: [1] });
+  });
+});
+
+describe("given an on-screen caption and a song among the dialogue cues", () => {
+  // The German release shows the sign "WEIT WEIT WEG" inside an unfinished sentence, and both sing between lines.
+  const english = [
+    cue(10, 12, "And then we drove"),
+    cue(12.5, 14, "FAR FAR AWAY"),
+    cue(14.2, 16, "all the way to the sea."),
+    cue(18, 20, "♪ Row, row, row your boat ♪"),
+    cue(20, 22, "♪ Gently down the stream"),
+    cue(23, 25, "Who sang that?"),
+  ];
+  const german = [
+    cue(10, 12, "Und dann fuhren wir"),
+    cue(12.5, 14, "WEIT WEIT WEG"),
+    cue(14.2, 16, "bis ans Meer."),
+    cue(18, 20, "♪ Ruder, ruder, ruder dein Boot ♪"),
+    cue(20, 22, "♪ Sanft den Bach hinab"),
+    cue(23, 25, "Wer hat das gesungen?"),
+  ];
+
+  it("should keep the caption out of the sentence it interrupts and make no card of the song", () => {
+    const { pairs } = alignSubtitleTracks(english, german, { maximumOffsetMilliseconds: 2_000 });
+    expect(pairs.map((pair) => [pair.english, pair.swedish])).toEqual([
+      ["And then we drove all the way to the sea.", "Und dann fuhren wir bis ans Meer."],
+      ["Who sang that?", "Wer hat das gesungen?"],
+    ]);
+    expect(pairs[0]).toMatchObject({ englishCueIndexes: [0, 2], swedishCueIndexes: [0, 2] });
+  });
+
+  it("should leave them out of the cards when the file marks its sentences (OPUS)", () => {
+    const track = (cues: SubtitleCue[]): ParsedSubtitleTrack => ({
+      format: "opus",
+      cues,
+      droppedCues: [],
+      sentences: cues.map((entry, index) => ({ id: String(index + 1), text: entry.text, startMilliseconds: entry.startMilliseconds, endMilliseconds: entry.endMilliseconds })),
+    });
+    const { pairs, sentences } = alignSubtitleTracks(track(english), track(german), { maximumOffsetMilliseconds: 2_000 });
+    expect(sentences.swedish.map((sentence) => sentence.id)).toEqual(["1", "3", "6"]);
+    expect(pairs.some((pair) => /WEIT|AWAY|♪|Boot|boat/.test(`${pair.english} ${pair.swedish}`))).toBe(false);
+    expect(pairs.at(-1)).toMatchObject({ english: "Who sang that?", swedish: "Wer hat das gesungen?" });
   });
 });
 

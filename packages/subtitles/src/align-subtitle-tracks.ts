@@ -107,9 +107,10 @@ export function alignSubtitleTracks(
   const cueAlignment = alignTimedSegments(
     englishCues.map((entry) => entry.cue),
     swedishCues.map((entry) => entry.cue),
-    options,
+    { ...options, linkEvidence: "time" },
   );
-  const alignment = { ...alignTimedSegments(englishSentences, swedishSentences, { ...options, fixedTimeMap: cueAlignment.timeMap }), spliceDetected: cueAlignment.spliceDetected };
+  const sentenceAlignment = alignTimedSegments(englishSentences, swedishSentences, { linkEvidence: "time-length-and-lexical", ...options, fixedTimeMap: cueAlignment.timeMap });
+  const alignment = { ...sentenceAlignment, spliceDetected: cueAlignment.spliceDetected };
   const minimumCardOverlap = options.minimumCardOverlap ?? 0.3;
   const cardLinks = alignment.links.filter((link) => link.referenceIndexes.length > 0 && link.otherIndexes.length > 0 && link.overlap >= minimumCardOverlap);
   const pairs = cardLinks.map((link) => toSentencePair(link, englishSentences, swedishSentences));

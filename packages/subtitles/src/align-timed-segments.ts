@@ -1,4 +1,5 @@
 import { estimateSubtitleTimeMap, type TimeMapEstimate } from "./estimate-subtitle-time-map.ts";
+import { expectedLengthRatio, readTextFeatures, scoreTextEvidence, type LinkEvidence, type TextFeatures, type TimedSegment } from "./link-evidence.ts";
 import { mapTime, temporalIntersectionOverUnion, unionOfSpans, overlapOfUnions, totalDuration, type SubtitleTimeMap, type TimedSpan } from "./timed-span.ts";
 
 /** One step of the alignment: indexes into the reference and the other list; either side may be empty. */
@@ -22,6 +23,18 @@ export interface TimedSegmentAlignmentOptions {
   initialTimeMap?: SubtitleTimeMap;
   /** Aligns inside this map as it is: no estimate, no refit, no splice search (e.g. a map found on the cues). */
   fixedTimeMap?: SubtitleTimeMap;
+  /**
+   * What chooses between competing links: time overlap alone (default), or time overlap with the length ratio and
+   * cheap lexical evidence read from the segments' `text` (numbers, names and cognates, closing ? and !).
+   */
+  linkEvidence?: LinkEvidence;
+}
+
+/** The texts' part of the link score, when the alignment reads it. */
+interface TextEvidence {
+  reference: TextFeatures;
+  other: TextFeatures;
+  lengthRatio: number;
 }
 
 export interface TimedSegmentAlignment {
@@ -44,31 +57,34 @@ const GROUP_MOVES: readonly (readonly [number, number])[] = [
 
 /**
  * Aligns two time-ordered lists of timed segments (cues or sentences) into monotonic 1:1, 1:2, 2:1, 1:3, 3:1, 2:2,
- * 1:0 and 0:1 links: estimate a global time map, run a banded dynamic programme scored by temporal IoU, refit the
- * map on confident 1:1 links, and switch to a piecewise map when windows show a splice.
+ * 1:0 and 0:1 links: estimate a global time map, run a banded dynamic programme scored by temporal IoU (and, with
+ * `linkEvidence: "time-length-and-lexical"`, by the texts' lengths and lexical evidence), refit the map on confident
+ * 1:1 links, and switch to a piecewise map when windows show a splice.
  *
  * @example
  * const { links } = alignTimedSegments(englishSentences, estonianSentences);
  * links[0]; // { referenceIndexes: [0], otherIndexes: [0], overlap: 0.88 }
  */
 export function alignTimedSegments(
-  reference: readonly TimedSpan[],
-  other: readonly TimedSpan[],
+  reference: readonly TimedSegment[],
+  other: readonly TimedSegment[],
   options: TimedSegmentAlignmentOptions = {},
 ): TimedSegmentAlignment {
+  const textEvidence = readTextEvidence(reference, other, options);
+  const runBandedAlignment = (timeMap: SubtitleTimeMap) => runBandedAlignmentWithEvidence(reference, other, timeMap, options, textEvidence);
   if (options.fixedTimeMap !== undefined) {
     const timeMap = options.fixedTimeMap;
     const estimate: TimeMapEstimate = { frameRateRatio: timeMap.frameRateRatio, offsetMilliseconds: timeMap.offsetMilliseconds, score: 1, runnerUpScore: 0, alternativeOffsetsMilliseconds: [] };
-    return { links: runBandedAlignment(reference, other, timeMap, options), timeMap, estimate, spliceDetected: false };
+    return { links: runBandedAlignment(timeMap), timeMap, estimate, spliceDetected: false };
   }
   const estimate = estimateSubtitleTimeMap(reference, other, { maximumOffsetMilliseconds: options.maximumOffsetMilliseconds ?? 300_000 });
   let timeMap: SubtitleTimeMap = options.initialTimeMap ?? { frameRateRatio: estimate.frameRateRatio, offsetMilliseconds: estimate.offsetMilliseconds };
-  let links = runBandedAlignment(reference, other, timeMap, options);
+  let links = runBandedAlignment(timeMap);
 
   const refitted = refitTimeMap(reference, other, links, timeMap);
   if (refitted !== undefined) {
     timeMap = refitted;
-    links = runBandedAlignment(reference, other, timeMap, options);
+    links = runBandedAlignment(timeMap);
   }
 
   const windowCorrections = findSpliceCorrections(reference, other, timeMap, estimate.alternativeOffsetsMilliseconds);
@@ -76,22 +92,35 @@ export function alignTimedSegments(
   if (windowCorrections !== undefined) {
     spliceDetected = true;
     timeMap = { ...timeMap, piecewiseCorrections: windowCorrections };
-    links = runBandedAlignment(reference, other, timeMap, options);
+    links = runBandedAlignment(timeMap);
     for (let pass = 0; pass < 2; pass += 1) {
       const anchorCorrections = correctionsFromAnchors(reference, other, links, timeMap);
       if (anchorCorrections === undefined) break;
       timeMap = { ...timeMap, piecewiseCorrections: anchorCorrections };
-      links = runBandedAlignment(reference, other, timeMap, options);
+      links = runBandedAlignment(timeMap);
     }
   }
   return { links, timeMap, estimate, spliceDetected };
 }
 
-function runBandedAlignment(
+function readTextEvidence(reference: readonly TimedSegment[], other: readonly TimedSegment[], options: TimedSegmentAlignmentOptions): TextEvidence | undefined {
+  if ((options.linkEvidence ?? "time") === "time") return undefined;
+  const referenceFeatures = readTextFeatures(reference);
+  const otherFeatures = readTextFeatures(other);
+  if (referenceFeatures === undefined || otherFeatures === undefined) return undefined;
+  return {
+    reference: referenceFeatures,
+    other: otherFeatures,
+    lengthRatio: expectedLengthRatio(referenceFeatures, otherFeatures),
+  };
+}
+
+function runBandedAlignmentWithEvidence(
   reference: readonly TimedSpan[],
   other: readonly TimedSpan[],
   timeMap: SubtitleTimeMap,
   options: TimedSegmentAlignmentOptions,
+  textEvidence: TextEvidence | undefined,
 ): AlignmentLink[] {
   const bandMilliseconds = options.bandMilliseconds ?? 8_000;
   const skipScore = options.skipScore ?? -0.15;
@@ -156,7 +185,14 @@ function runBandedAlignment(
         } else {
           const overlap = groupOverlap(reference, mappedStarts, mappedEnds, previousRow, row, previousColumn, column);
           // A link with no shared time is never better than leaving both sides unmatched.
-          stepScore = overlap === 0 ? Number.NEGATIVE_INFINITY : overlap - extraSegmentPenalty * (referenceStep + otherStep - 2);
+          if (overlap === 0) {
+            stepScore = Number.NEGATIVE_INFINITY;
+          } else {
+            stepScore = overlap - extraSegmentPenalty * (referenceStep + otherStep - 2);
+            if (textEvidence !== undefined) {
+              stepScore += scoreTextEvidence(textEvidence.reference, textEvidence.other, textEvidence.lengthRatio, previousRow, row, previousColumn, column);
+            }
+          }
         }
         const candidate = previousScore + stepScore;
         if (candidate > bestScore) {
@@ -326,10 +362,19 @@ function findSpliceCorrections(
   return toOtherClockCorrections(windowCenters, filteredLags, timeMap);
 }
 
+/** The part of a union (sorted, disjoint) inside [from, to); a binary search finds the first span, so a window costs its own spans only. */
 function clipUnion(union: readonly TimedSpan[], from: number, to: number): TimedSpan[] {
+  let low = 0;
+  let high = union.length;
+  while (low < high) {
+    const middleIndex = (low + high) >> 1;
+    if ((union[middleIndex] as TimedSpan).endMilliseconds <= from) low = middleIndex + 1;
+    else high = middleIndex;
+  }
   const clipped: TimedSpan[] = [];
-  for (const span of union) {
-    if (span.endMilliseconds <= from || span.startMilliseconds >= to) continue;
+  for (let index = low; index < union.length; index += 1) {
+    const span = union[index] as TimedSpan;
+    if (span.startMilliseconds >= to) break;
     clipped.push({ startMilliseconds: Math.max(from, span.startMilliseconds), endMilliseconds: Math.min(to, span.endMilliseconds) });
   }
   return clipped;

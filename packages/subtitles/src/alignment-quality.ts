@@ -114,3 +114,44 @@ export function findCardsJoiningSeparatelyLinkedSentences(
   const distinctLinks = (ids: readonly string[], linkOf: Map<string, number>) => new Set(ids.map((id) => linkOf.get(id)).filter((index) => index !== undefined)).size;
   return predicted.filter((link) => distinctLinks(link.sourceIds, sourceLink) > 1 || distinctLinks(link.targetIds, targetLink) > 1);
 }
+
+/**
+ * The ids of a file's own sentences (OPUS `<s id>`) that each of the segmented sentences holds, for scoring the
+ * sentences `segmentCuesIntoSentences` reads from the same file's cues against a reference that names the file's
+ * sentences: each marked sentence goes to the segmented sentence that shares most of its time (both are timed by
+ * their characters' share of the same cues). Lists are in time order; a marked sentence outside every segmented
+ * one is left out.
+ *
+ * @example
+ * assignMarkedSentenceIds(alignment.sentences.english, parsedEnglish.sentences ?? []); // [["1"], ["2", "3"], …]
+ */
+export function assignMarkedSentenceIds(
+  segmented: readonly { startMilliseconds: number; endMilliseconds: number }[],
+  marked: readonly { id: string; startMilliseconds?: number; endMilliseconds?: number }[],
+): string[][] {
+  const ids = segmented.map((): string[] => []);
+  const timed = marked
+    .filter((sentence) => sentence.startMilliseconds !== undefined && sentence.endMilliseconds !== undefined)
+    .sort((left, right) => (left.startMilliseconds as number) - (right.startMilliseconds as number));
+  // Segmented sentences may overlap a little (a cue's pieces, overlapping cues), so the sweep keeps a margin behind.
+  const lookBehindMilliseconds = 60_000;
+  let firstCandidate = 0;
+  for (const sentence of timed) {
+    const start = sentence.startMilliseconds as number;
+    const end = Math.max(sentence.endMilliseconds as number, start + 1);
+    while (firstCandidate < segmented.length && (segmented[firstCandidate] as { endMilliseconds: number }).endMilliseconds <= start - lookBehindMilliseconds) firstCandidate += 1;
+    let best = -1;
+    let bestShared = 0;
+    for (let index = firstCandidate; index < segmented.length; index += 1) {
+      const candidate = segmented[index] as { startMilliseconds: number; endMilliseconds: number };
+      if (candidate.startMilliseconds >= end) break;
+      const shared = Math.min(end, candidate.endMilliseconds) - Math.max(start, candidate.startMilliseconds);
+      if (shared > bestShared) {
+        bestShared = shared;
+        best = index;
+      }
+    }
+    if (best !== -1) (ids[best] as string[]).push(sentence.id);
+  }
+  return ids;
+}

@@ -19,6 +19,7 @@ export { alignSubtitleTracks, isNonDialogueCue } from "./align-subtitle-tracks.t
 export type { AlignmentReport, SentencePair, SubtitleAlignment, SubtitleAlignmentOptions } from "./align-subtitle-tracks.ts";
 export { alignTimedSegments, measureTimeMapFit } from "./align-timed-segments.ts";
 export type { AlignmentLink, TimedSegmentAlignment, TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
+export type { LinkEvidence, TimedSegment } from "./link-evidence.ts";
 export { estimateSubtitleTimeMap, listCandidateFrameRateRatios } from "./estimate-subtitle-time-map.ts";
 export type { TimeMapEstimate, TimeMapEstimateOptions } from "./estimate-subtitle-time-map.ts";
 export { segmentCuesIntoSentences, splitIntoSentencePieces } from "./segment-sentences.ts";
@@ -27,5 +28,5 @@ export { scorePairConfidence } from "./pair-confidence.ts";
 export type { PairEvidence } from "./pair-confidence.ts";
 export { mapTime } from "./timed-span.ts";
 export type { SubtitleTimeMap, TimedSpan } from "./timed-span.ts";
-export { findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax } from "./alignment-quality.ts";
+export { assignMarkedSentenceIds, findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax } from "./alignment-quality.ts";
 export type { AlignmentLinkScores, IdentifiedAlignmentLink } from "./alignment-quality.ts";
