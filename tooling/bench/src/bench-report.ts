@@ -3,6 +3,7 @@ import type { MachineDescription } from "./describe-machine.ts";
 import { engineLabelOf, figureAt, flattenFigures, formatKilobytes, formatMegabytes, formatNumber, formatRatio, formatScore, isObject, missing, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
 export { figureAt, flattenFigures, formatNumber } from "./bench-report-format.ts";
 import { hostileBodiesOf, largestAlignmentOf, renderHostileInputSection, renderScaleOutSection } from "./bench-report-operations.ts";
+import { collectSubtitleCardKeyFigures, renderSubtitleCardLines } from "./bench-report-subtitles.ts";
 
 /** The benches `pnpm bench` runs itself; a report without one of them says so. Others (server-fuzz, …) are shown when present. */
 export const EXPECTED_BENCH_NAMES = ["site", "identity", "study", "subtitles", "fresh-clone"] as const;
@@ -113,6 +114,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
         value: `${formatNumber(at("warmMilliseconds"), " ms")}, ${formatMegabytes(at("peakRssDeltaBytes"))}`,
       });
     }
+    rows.push(...collectSubtitleCardKeyFigures(subtitles));
   }
   const hostileBodies = hostileBodiesOf(byName.get("hostile-input"));
   if (hostileBodies.length > 0) {
@@ -312,6 +314,8 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
         `A real film (the en–et OPUS fixtures, ${formatNumber(numberAt(realFilm, "englishCues"))} × ${formatNumber(numberAt(realFilm, "swedishCues"))} cues): alignment ${formatNumber(numberAt(realFilm, "warmMilliseconds"), " ms")} warm, ${formatNumber(numberAt(realFilm, "coldMilliseconds"), " ms")} cold, peak RSS Δ ${formatMegabytes(numberAt(realFilm, "peakRssDeltaBytes"))}, ${formatNumber(numberAt(realFilm, "pairCount"))} pairs.`,
       );
     }
+    if (body.at(-1) !== "") body.push("");
+    body.push(...renderSubtitleCardLines(subtitles));
     section("Subtitles: parse and alignment across sizes", trimTrailingBlankLines(body));
   }
   const freshClone = results.get("fresh-clone");
