@@ -39,6 +39,28 @@ async function timeRequests(url: string, headers: Record<string, string>, count:
   return { p50Milliseconds: percentile(latencies, 0.5), p95Milliseconds: percentile(latencies, 0.95) };
 }
 
+type InterleavedCall = { name: string; send: (round: number) => Promise<Response> };
+
+/**
+ * Issue 16's ratio: each round sends GET /site-config (the baseline, no database) and then each study call once, so
+ * the machine's noise falls on all of them alike; answers each call's p95 divided by the baseline's p95.
+ */
+async function timeInterleaved(calls: readonly InterleavedCall[], rounds: number): Promise<Record<string, { p95Milliseconds: number; ratioToSiteConfigP95: number }>> {
+  const latencies = new Map(calls.map((call) => [call.name, [] as number[]]));
+  for (let round = 0; round < rounds + 3; round += 1) {
+    for (const call of calls) {
+      const started = performance.now();
+      const response = await call.send(round);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${call.name} answered ${response.status}.`);
+      if (round >= 3) latencies.get(call.name)?.push(performance.now() - started);
+    }
+  }
+  const p95 = (name: string) => percentile((latencies.get(name) ?? []).sort((left, right) => left - right), 0.95);
+  const baseline = p95(calls[0]?.name ?? "");
+  return Object.fromEntries(calls.map((call) => [call.name, { p95Milliseconds: p95(call.name), ratioToSiteConfigP95: p95(call.name) / baseline }]));
+}
+
 async function benchEngine(label: string, opened: OpenedDatabase, options: { postgresSchema?: string } = {}): Promise<BenchFigures> {
   await migrateToLatest(opened.database, options);
   const configuration = loadConfiguration({
@@ -48,6 +70,8 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     TRUST_PROXY: "true",
     ACCOUNT_EMAIL_VERIFICATION: "none",
     WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+    // The bench rates thousands of cards a minute as one learner; the production limit (600/1m) would stop it.
+    STUDY_RATE_LIMIT: "100000000/1m",
   });
   const app = createServer({ configuration, database: opened.database });
   const handler = trackRequestsInFlight(app.fetch);
@@ -81,6 +105,19 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     "GET pairs (test, all, cardCount=20)": await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount),
     "GET stats": await timeRequests(`${base}/api/subtitle-groups/${groupId}/stats/`, headers, requestCount),
   };
+
+  const interleaved = await timeInterleaved(
+    [
+      { name: "GET /site-config", send: () => fetch(`${base}/site-config`, { headers }) },
+      { name: "GET stats", send: () => fetch(`${base}/api/subtitle-groups/${groupId}/stats/`, { headers }) },
+      { name: "GET pairs (test, all, cardCount=20)", send: () => fetch(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, { headers }) },
+      {
+        name: "POST rate",
+        send: (round) => fetch(`${base}/api/subtitle-pairs/${(pairs[round % pairs.length] as { id: string }).id}/rate/`, { method: "POST", headers: { ...postHeaders, ...headers }, body: JSON.stringify({ is_correct: true }) }),
+      },
+    ],
+    requestCount,
+  );
 
   let ratings = 0;
   const deadline = performance.now() + ratingSeconds * 1000;
@@ -124,12 +161,13 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   console.info(`\n${label}`);
   console.info(`  seeding ${pairCount} pairs: ${seedMilliseconds.toFixed(0)} ms`);
   for (const [query, latency] of Object.entries(queries)) console.info(`  ${query}: p50 ${latency.p50Milliseconds.toFixed(1)} ms, p95 ${latency.p95Milliseconds.toFixed(1)} ms`);
+  for (const [call, figures] of Object.entries(interleaved)) console.info(`  interleaved ${call}: p95 ${figures.p95Milliseconds.toFixed(1)} ms, ×${figures.ratioToSiteConfigP95.toFixed(1)} of GET /site-config's p95`);
   console.info(`  POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
   console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}`);
   await handler.drained();
   server.close();
   server.closeAllConnections?.();
-  return { seedMilliseconds, queries, rating };
+  return { seedMilliseconds, queries, interleaved, rating };
 }
 
 async function postgresReachable(): Promise<boolean> {

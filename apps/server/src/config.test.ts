@@ -50,6 +50,7 @@ describe("given no environment variables", () => {
 
   it("should allow 5 contact messages per 10 minutes and not trust proxy headers", () => {
     expect(configuration.contactRateLimit).toEqual({ maximumRequests: 5, windowMilliseconds: 600_000 });
+    expect(configuration.studyRateLimit).toEqual({ maximumRequests: 600, windowMilliseconds: 60_000 });
     expect(configuration.trustProxy).toBe(false);
   });
 
@@ -91,6 +92,7 @@ describe("given explicit settings", () => {
       ANALYTICS_SCRIPT_URL: "https://plausible.io/js/script.js",
       ANALYTICS_DOMAIN: "atelier.example.ch",
       CONTACT_RATE_LIMIT: "3/1h",
+      STUDY_RATE_LIMIT: "120/30s",
       TRUST_PROXY: "true",
     });
     expect(configuration.publicOrigin).toBe("http://localhost:4100");
@@ -98,6 +100,7 @@ describe("given explicit settings", () => {
     expect(configuration.captcha).toEqual({ provider: "recaptcha", siteKey: "site-key", secretKey: "secret-key" });
     expect(configuration.analytics).toEqual({ scriptUrl: "https://plausible.io/js/script.js", domain: "atelier.example.ch" });
     expect(configuration.contactRateLimit).toEqual({ maximumRequests: 3, windowMilliseconds: 3_600_000 });
+    expect(configuration.studyRateLimit).toEqual({ maximumRequests: 120, windowMilliseconds: 30_000 });
     expect(configuration.trustProxy).toBe(true);
   });
 

@@ -112,6 +112,8 @@ export type Configuration = {
   captcha: CaptchaConfiguration;
   analytics: AnalyticsConfiguration | null;
   contactRateLimit: RateLimitConfiguration;
+  /** Unsafe study calls (ratings, marks, edits) per learner per window. */
+  studyRateLimit: RateLimitConfiguration;
   trustProxy: boolean;
   identity: IdentityConfiguration;
   billing: BillingConfiguration;
@@ -153,15 +155,15 @@ const booleanText = (name: string) =>
     v.transform((text) => text === "true" || text === "1"),
   );
 
-const rateLimitText = v.pipe(
+const rateLimitText = (name: string, example: string, what: string) => v.pipe(
   v.string(),
-  v.regex(/^\d+\/\d+[smh]$/, "CONTACT_RATE_LIMIT must look like 5/10m (at most 5 messages per 10 minutes); units are s, m or h."),
+  v.regex(/^\d+\/\d+[smh]$/, `${name} must look like ${example}; units are s, m or h.`),
   v.transform((text): RateLimitConfiguration => {
     const [countText = "0", windowText = "0s"] = text.split("/");
     const unitMilliseconds = { s: 1_000, m: 60_000, h: 3_600_000 }[windowText.slice(-1) as "s" | "m" | "h"];
     return { maximumRequests: Number(countText), windowMilliseconds: Number(windowText.slice(0, -1)) * unitMilliseconds };
   }),
-  v.check((limit) => limit.maximumRequests > 0 && limit.windowMilliseconds > 0, "CONTACT_RATE_LIMIT must allow at least one message in a window longer than zero."),
+  v.check((limit) => limit.maximumRequests > 0 && limit.windowMilliseconds > 0, `${name} must allow at least one ${what} in a window longer than zero.`),
 );
 
 const stripePriceIdsText = v.pipe(
@@ -204,7 +206,8 @@ const environmentSchema = v.object({
   RECAPTCHA_SECRET_KEY: v.optional(v.string()),
   ANALYTICS_SCRIPT_URL: v.optional(urlText("ANALYTICS_SCRIPT_URL", "https://plausible.io/js/script.js")),
   ANALYTICS_DOMAIN: v.optional(v.string()),
-  CONTACT_RATE_LIMIT: v.optional(rateLimitText, "5/10m"),
+  CONTACT_RATE_LIMIT: v.optional(rateLimitText("CONTACT_RATE_LIMIT", "5/10m (at most 5 messages per 10 minutes)", "message"), "5/10m"),
+  STUDY_RATE_LIMIT: v.optional(rateLimitText("STUDY_RATE_LIMIT", "600/1m (at most 600 ratings and other changes per learner per minute)", "call"), "600/1m"),
   TRUST_PROXY: v.optional(booleanText("TRUST_PROXY"), "false"),
   ACCOUNT_LOGIN_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_LOGIN_BY_CODE_ENABLED"), "true"),
   ACCOUNT_EMAIL_VERIFICATION: v.optional(
@@ -442,6 +445,7 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
     captcha,
     analytics: parsed.ANALYTICS_SCRIPT_URL && parsed.ANALYTICS_DOMAIN ? { scriptUrl: parsed.ANALYTICS_SCRIPT_URL, domain: parsed.ANALYTICS_DOMAIN } : null,
     contactRateLimit: parsed.CONTACT_RATE_LIMIT,
+    studyRateLimit: parsed.STUDY_RATE_LIMIT,
     trustProxy: parsed.TRUST_PROXY,
     identity: {
       loginByCodeEnabled: parsed.ACCOUNT_LOGIN_BY_CODE_ENABLED,

@@ -175,6 +175,7 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
       database,
       clock,
       secureCookies,
+      rateLimit: configuration.studyRateLimit,
       entitlementsOfUser: async (userId) => {
         const status = await billing.service.subscriptionStatus(userId);
         return { planName: status.plan, ...status.entitlements };

@@ -55,6 +55,13 @@ describe("given the results of every bench", () => {
     expect(markdown).toContain("| GET pairs (study, every card) | 61.2 ms | 70.4 ms | 80.1 ms | 95 ms |");
   });
 
+  it("should render each study call's p95 as a multiple of GET /site-config's, measured in turn", () => {
+    expect(markdown).toContain("| call | SQLite p95 | SQLite ÷ config | PostgreSQL p95 | PostgreSQL ÷ config |");
+    expect(markdown).toContain("| GET stats | 90.3 ms | ×60.2 | 122 ms | ×76 |");
+    expect(markdown).toContain("| GET /site-config (the baseline) | 1.5 ms | ×1 | 1.6 ms | ×1 |");
+    expect(markdown).toContain("| Study queries | p95 ÷ GET /site-config's p95, interleaved (SQLite) | GET stats ×60.2, POST rate ×4.47 |");
+  });
+
   it("should link the chart and list the scaling curves", () => {
     expect(markdown).toContain("![Subtitle parse and alignment scaling](scaling.svg)");
     expect(markdown).toContain("| 20,000 | 2,100 ms | 1,570 ms | 5.72 MB | 74.5 MB |");

@@ -89,6 +89,15 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
     });
   }
   const engines = enginesOf(study);
+  for (const [engine, figures] of engines) {
+    const interleaved = Object.entries(objectAt(figures, "interleaved")).filter(([call]) => call !== "GET /site-config");
+    if (interleaved.length === 0) continue;
+    rows.push({
+      area: "Study queries",
+      figure: `p95 ÷ GET /site-config's p95, interleaved (${engineLabelOf(engine)})`,
+      value: interleaved.map(([call, latency]) => `${call} ×${formatNumber(numberAt(latency, "ratioToSiteConfigP95"))}`).join(", "),
+    });
+  }
   const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
   for (const query of queryNames) {
     rows.push({
@@ -230,6 +239,22 @@ function renderStudyQueries(study: BenchResult): Table {
   return { columns: ["query", ...engines.flatMap(([engine]) => [`${engineLabelOf(engine)} p50`, `${engineLabelOf(engine)} p95`])], rows };
 }
 
+/** Issue 16's figure: each study call's p95 over GET /site-config's p95, the calls taken in turn in one loop. */
+function renderInterleavedStudyCalls(study: BenchResult): Table | null {
+  const engines = enginesOf(study);
+  const callNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "interleaved"))))].filter((call) => call !== "GET /site-config");
+  if (callNames.length === 0) return null;
+  const rows = callNames.map((call) => [
+    call,
+    ...engines.flatMap(([, figures]) => {
+      const latency = objectAt(figures, "interleaved")[call];
+      return [formatNumber(numberAt(latency, "p95Milliseconds"), " ms"), `×${formatNumber(numberAt(latency, "ratioToSiteConfigP95"))}`];
+    }),
+  ]);
+  rows.push(["GET /site-config (the baseline)", ...engines.flatMap(([, figures]) => [formatNumber(numberAt(objectAt(figures, "interleaved")["GET /site-config"], "p95Milliseconds"), " ms"), "×1"])]);
+  return { columns: ["call", ...engines.flatMap(([engine]) => [`${engineLabelOf(engine)} p95`, `${engineLabelOf(engine)} ÷ config`])], rows };
+}
+
 function renderSubtitleScaling(subtitles: BenchResult, kind: "parse" | "alignment"): Table | null {
   const cues = figureAt(subtitles.figures, `${kind}.cues`);
   if (!Array.isArray(cues)) return null;
@@ -298,7 +323,13 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
     ]);
   }
   if (study !== undefined) {
-    section(`Study queries on both engines (${formatNumber(numberAt(study.figures, "pairCount"))} pairs)`, renderTable(renderStudyQueries(study)));
+    const interleaved = renderInterleavedStudyCalls(study);
+    section(`Study queries on both engines (${formatNumber(numberAt(study.figures, "pairCount"))} pairs)`, [
+      ...renderTable(renderStudyQueries(study)),
+      ...(interleaved === null
+        ? []
+        : ["", "The same calls taken in turn with GET /site-config in one loop, so the machine's noise falls on all alike (issue 16's goal: ×5 at most):", "", ...renderTable(interleaved)]),
+    ]);
   }
   const subtitles = results.get("subtitles");
   if (subtitles !== undefined) {

@@ -64,6 +64,8 @@ export type StudyRoutesOptions = {
   secureCookies: boolean;
   /** What the user's plan allows (billing's subscription status); private decks and shared-deck exports depend on it. */
   entitlementsOfUser: EntitlementsOfUser;
+  /** Unsafe study calls per learner per window (`STUDY_RATE_LIMIT`); 600 a minute unless given. */
+  rateLimit?: { maximumRequests: number; windowMilliseconds: number };
 };
 
 function groupJson(group: SubtitleGroupRow, userId: string | null) {
@@ -126,7 +128,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
 
   // Against scripts, not people: a learner rating as fast as a hand can stays far below, and so do the load tests.
-  const studyCallLimiter = createFixedWindowRateLimiter({ database, scope: "study-api", limit: studyApiRateLimit, clock });
+  const studyCallLimiter = createFixedWindowRateLimiter({ database, scope: "study-api", limit: options.rateLimit ?? studyApiRateLimit, clock });
   const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
   app.use(async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
