@@ -199,13 +199,13 @@ export async function measureLatencyDuringLargestAlignment(
   for (let round = 0; round < options.rounds; round += 1) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     residentBefore ??= options.residentKilobytes();
-    const before = options.residentKilobytes();
     const peakReset = options.resetPeakResident();
     const probe = probeLatency(server, "/site-config");
     const uploads = await Promise.all(learners.map((learner, index) => uploadSubtitlePair(server, learner, files, `Largest ${round}-${index}`)));
     const probed = await probe.stop();
     const peak = peakReset ? options.peakResidentKilobytes() : null;
-    if (peak !== null && before !== null) largestPeakGrowthKilobytes = Math.max(largestPeakGrowthKilobytes ?? 0, peak - before);
+    // Both growths from the resident size before the first round: the peak is the largest of the rounds' peaks.
+    if (peak !== null && residentBefore !== null) largestPeakGrowthKilobytes = Math.max(largestPeakGrowthKilobytes ?? 0, peak - residentBefore);
     latencies.push(...probed.latencies);
     probeFailures += probed.failures;
     for (const upload of uploads) {
