@@ -28,7 +28,10 @@ export { learningStateOf, currentBoxOf, indexProgressByPairId, isCardInStudyRang
 export { computeDueAt, isCardDue, nextReviewAfterAnswer, describeReviewDelay, forecastDueCards } from "./schedule.ts";
 export type { NextReview } from "./schedule.ts";
 export { rateCard, markCardsStudied, resetProgress } from "./progress.ts";
+export type { SessionSelection, SessionOrder } from "./session.ts";
 export {
+  describeSessionSelection,
+  clampSessionWindow,
   selectSessionCards,
   nextCardIndexAfterRating,
   countAvailableCards,

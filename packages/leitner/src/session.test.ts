@@ -3,6 +3,8 @@ import { indexProgressByPairId } from "./card-state.ts";
 import {
   allLoadedCardsMemorized,
   cardCountOptions,
+  clampSessionWindow,
+  describeSessionSelection,
   countAvailableCards,
   nextCardIndexAfterRating,
   selectSessionCards,
@@ -262,5 +264,53 @@ describe("allLoadedCardsMemorized", () => {
 
   it("is false when no card is loaded", () => {
     expect(allLoadedCardsMemorized([], progressByPairId, "all")).toBe(false);
+  });
+});
+
+describe("describeSessionSelection", () => {
+  it("describes a test session as the window, the range's states, the test order, the clock and the limit", () => {
+    expect(describeSessionSelection({ mode: "test", range: "reviewing", cardCount: 20, startIndex: 3, endIndex: 9 }, now)).toEqual({
+      window: { startIndex: 3, endIndex: 9 },
+      learningStates: ["in-progress", "memorized"],
+      order: ["needs-practice-now", "box", "position"],
+      dueAtOrBefore: "2026-01-01T10:00:00.000Z",
+      limit: 20,
+    });
+  });
+
+  it("describes a study session over the whole group in group order without a limit", () => {
+    expect(describeSessionSelection({ mode: "study", range: "all" }, now)).toEqual({
+      window: { startIndex: 1, endIndex: null },
+      learningStates: ["new", "in-progress", "memorized"],
+      order: ["position"],
+      dueAtOrBefore: "2026-01-01T10:00:00.000Z",
+      limit: null,
+    });
+  });
+
+  it("refuses a card count, start or end that is not a whole number of 1 or more", () => {
+    expect(() => describeSessionSelection({ mode: "study", range: "all", cardCount: 0 }, now)).toThrow(RangeError);
+    expect(() => describeSessionSelection({ mode: "study", range: "all", startIndex: 1.5 }, now)).toThrow(RangeError);
+    expect(() => describeSessionSelection({ mode: "study", range: "all", endIndex: -1 }, now)).toThrow(RangeError);
+  });
+});
+
+describe("clampSessionWindow", () => {
+  it("keeps a window inside the list as it is", () => {
+    expect(clampSessionWindow({ startIndex: 2, endIndex: 5 }, 8)).toEqual({ firstPosition: 2, lastPosition: 5 });
+  });
+
+  it("ends an open or overlong window at the last pair", () => {
+    expect(clampSessionWindow({ startIndex: 2, endIndex: null }, 8)).toEqual({ firstPosition: 2, lastPosition: 8 });
+    expect(clampSessionWindow({ startIndex: 2, endIndex: 80 }, 8)).toEqual({ firstPosition: 2, lastPosition: 8 });
+  });
+
+  it("caps a start past the end at the end, as the From slider is capped at To", () => {
+    expect(clampSessionWindow({ startIndex: 7, endIndex: 4 }, 8)).toEqual({ firstPosition: 4, lastPosition: 4 });
+    expect(clampSessionWindow({ startIndex: 30, endIndex: null }, 8)).toEqual({ firstPosition: 8, lastPosition: 8 });
+  });
+
+  it("has no window in an empty list", () => {
+    expect(clampSessionWindow({ startIndex: 1, endIndex: null }, 0)).toBeNull();
   });
 });

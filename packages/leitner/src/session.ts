@@ -1,7 +1,7 @@
 import { isCardInStudyRange, currentBoxOf, learningStateOf } from "./card-state.ts";
 import { CARD_COUNT_OPTIONS } from "./constants.ts";
 import { assertValidClock, isCardDue } from "./schedule.ts";
-import type { CardProgress, PairWithId, ProgressByPairId, SessionConfig, SessionMode, StudyRange } from "./types.ts";
+import type { CardLearningState, CardProgress, PairWithId, ProgressByPairId, SessionConfig, SessionMode, StudyRange } from "./types.ts";
 
 function assertWholeNumberAtLeastOne(name: string, value: number | undefined): void {
   if (value === undefined) return;
@@ -12,6 +12,85 @@ function assertWholeNumberAtLeastOne(name: string, value: number | undefined): v
   }
 }
 
+const learningStatesByRange: Record<StudyRange, readonly CardLearningState[]> = {
+  new: ["new"],
+  "in-progress": ["in-progress"],
+  memorized: ["memorized"],
+  all: ["new", "in-progress", "memorized"],
+  reviewing: ["in-progress", "memorized"],
+};
+
+/**
+ * How a session's cards are chosen, as plain data a store can run as a query (spec §2.13, §3, §9; decision 0015).
+ * Positions count the pairs the learner studies (hidden ones left out), in group order, from 1.
+ */
+export interface SessionSelection {
+  /** The index window, 1-based and inclusive; `endIndex` null means the last pair. Clamp it to the list with `clampSessionWindow`. */
+  window: { startIndex: number; endIndex: number | null };
+  /** The range filter: the learning states the range admits (see `learningStateOf`). */
+  learningStates: readonly CardLearningState[];
+  /**
+   * Sort keys, each ascending: `position` in the window; `needs-practice-now`, 0 for a new card or a started card due
+   * at `dueAtOrBefore` (see `isCardDue`: no due date counts as due), 1 for one that can wait; `box`, the current box
+   * (1 without a record, see `currentBoxOf`).
+   */
+  order: SessionOrder;
+  /** The instant "due" is measured at, as `toISOString()` text: due dates at or before it have begun. */
+  dueAtOrBefore: string;
+  /** At most this many cards; null means every card that matches. */
+  limit: number | null;
+}
+
+/** Study keeps group order; test puts the cards that need practice now first, then the lowest box, then group order. */
+export type SessionOrder = readonly ["position"] | readonly ["needs-practice-now", "box", "position"];
+
+/**
+ * The session config as a selection: what `selectSessionCards` runs over pairs in memory and a store runs as SQL.
+ * Throws a `RangeError` on a count or index that is not a whole number of 1 or more.
+ *
+ * @example
+ * const selection = describeSessionSelection({ mode: "test", range: "all", cardCount: 20 }, new Date());
+ * // { window: { startIndex: 1, endIndex: null }, learningStates: ["new", "in-progress", "memorized"],
+ * //   order: ["needs-practice-now", "box", "position"], dueAtOrBefore: "…", limit: 20 }
+ */
+export function describeSessionSelection(config: SessionConfig, now: Date): SessionSelection {
+  assertValidClock(now);
+  assertWholeNumberAtLeastOne("cardCount", config.cardCount);
+  assertWholeNumberAtLeastOne("startIndex", config.startIndex);
+  assertWholeNumberAtLeastOne("endIndex", config.endIndex);
+  return {
+    window: { startIndex: config.startIndex ?? 1, endIndex: config.endIndex ?? null },
+    learningStates: learningStatesByRange[config.range],
+    order: orderOfMode(config.mode),
+    dueAtOrBefore: now.toISOString(),
+    limit: config.cardCount ?? null,
+  };
+}
+
+function orderOfMode(mode: SessionMode): SessionOrder {
+  switch (mode) {
+    case "study":
+      return ["position"];
+    case "test":
+      return ["needs-practice-now", "box", "position"];
+    default:
+      return mode satisfies never;
+  }
+}
+
+/**
+ * The window's first and last positions (1-based, inclusive) in a list of `pairCount` pairs: clamped to the list, a
+ * start past the end capped at the end (as the From slider is capped at To); null for an empty list.
+ *
+ * @example
+ * clampSessionWindow({ startIndex: 40, endIndex: 90 }, 60); // { firstPosition: 40, lastPosition: 60 }
+ */
+export function clampSessionWindow(window: SessionSelection["window"], pairCount: number): { firstPosition: number; lastPosition: number } | null {
+  if (pairCount === 0) return null;
+  const lastPosition = Math.min(window.endIndex ?? pairCount, pairCount);
+  return { firstPosition: Math.min(window.startIndex, lastPosition), lastPosition };
+}
+
 /** 0 for a card that needs practice now (new, or due), 1 for one that can wait. */
 function urgencyOf(progress: CardProgress | undefined, now: Date): 0 | 1 {
   if (learningStateOf(progress) === "new") return 0;
@@ -19,7 +98,7 @@ function urgencyOf(progress: CardProgress | undefined, now: Date): 0 | 1 {
 }
 
 /**
- * Picks a session's cards (spec §2.13, §3, §9), in this order:
+ * Picks a session's cards (spec §2.13, §3, §9) by running `describeSessionSelection` over pairs in memory:
  * 1. the index window: group positions `startIndex` to `endIndex`, 1-based and inclusive, as the setup's
  *    'Study by Range' sliders span 1 to total (left out: the whole group; beyond the group: clamped;
  *    a start past the end is capped at the end, as the From slider is capped at To);
@@ -37,21 +116,18 @@ export function selectSessionCards<Pair extends PairWithId>(
   config: SessionConfig,
   now: Date,
 ): Pair[] {
-  assertValidClock(now);
-  assertWholeNumberAtLeastOne("cardCount", config.cardCount);
-  assertWholeNumberAtLeastOne("startIndex", config.startIndex);
-  assertWholeNumberAtLeastOne("endIndex", config.endIndex);
-
-  const lastPosition = Math.min(config.endIndex ?? pairs.length, pairs.length);
-  const firstPosition = Math.min(config.startIndex ?? 1, lastPosition);
-  const window = pairs.slice(Math.max(firstPosition, 1) - 1, lastPosition);
+  const selection = describeSessionSelection(config, now);
+  const bounds = clampSessionWindow(selection.window, pairs.length);
+  if (bounds === null) return [];
+  const window = pairs.slice(bounds.firstPosition - 1, bounds.lastPosition);
+  const dueAt = new Date(selection.dueAtOrBefore);
 
   const inRange = window
     .map((pair, positionInWindow) => ({ pair, positionInWindow, progress: progressByPairId.get(pair.id) }))
-    .filter((candidate) => isCardInStudyRange(candidate.progress, config.range));
+    .filter((candidate) => selection.learningStates.includes(learningStateOf(candidate.progress)));
 
-  const ordered = orderForMode(inRange, config.mode, now);
-  const selected = config.cardCount === undefined ? ordered : ordered.slice(0, config.cardCount);
+  const ordered = orderBy(inRange, selection.order, dueAt);
+  const selected = selection.limit === null ? ordered : ordered.slice(0, selection.limit);
   return selected.map((candidate) => candidate.pair);
 }
 
@@ -61,20 +137,26 @@ interface Candidate<Pair> {
   progress: CardProgress | undefined;
 }
 
-function orderForMode<Pair>(candidates: Candidate<Pair>[], mode: SessionMode, now: Date): Candidate<Pair>[] {
-  switch (mode) {
-    case "study":
-      return candidates;
-    case "test":
-      return [...candidates].sort(
-        (first, second) =>
-          urgencyOf(first.progress, now) - urgencyOf(second.progress, now) ||
-          currentBoxOf(first.progress) - currentBoxOf(second.progress) ||
-          first.positionInWindow - second.positionInWindow,
-      );
-    default:
-      return mode satisfies never;
-  }
+function orderBy<Pair>(candidates: Candidate<Pair>[], order: SessionOrder, now: Date): Candidate<Pair>[] {
+  const keyOf = (candidate: Candidate<Pair>, key: SessionOrder[number]): number => {
+    switch (key) {
+      case "position":
+        return candidate.positionInWindow;
+      case "needs-practice-now":
+        return urgencyOf(candidate.progress, now);
+      case "box":
+        return currentBoxOf(candidate.progress);
+      default:
+        return key satisfies never;
+    }
+  };
+  return [...candidates].sort((first, second) => {
+    for (const key of order) {
+      const difference = keyOf(first, key) - keyOf(second, key);
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  });
 }
 
 /**
