@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
+import { expect, userEvent, waitFor, within } from "storybook/test";
 import { Button, ConfirmDialog, Dialog, DialogContent, DialogTrigger } from "@atelier/ui";
 
 const meta = {
@@ -21,6 +22,19 @@ export const PaintingDetails: Story = {
       </DialogContent>
     </Dialog>
   ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const page = within(canvasElement.ownerDocument.body);
+    const trigger = canvas.getByRole("button", { name: "Show details" });
+    await userEvent.click(trigger);
+    const dialog = await page.findByRole("dialog", { name: "Evening on the lake" });
+    await waitFor(() => expect(dialog).toBeVisible());
+    await expect(within(dialog).getByText("Oil on canvas, 60 × 45 cm, 2024")).toBeVisible();
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(page.queryByRole("dialog")).toBeNull());
+    // Radix returns focus to the control that opened the dialog.
+    await expect(trigger).toHaveFocus();
+  },
 };
 
 function ConfirmDeletionExample() {
@@ -50,4 +64,18 @@ function ConfirmDeletionExample() {
 
 export const ConfirmDeletion: Story = {
   render: () => <ConfirmDeletionExample />,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const page = within(canvasElement.ownerDocument.body);
+    await userEvent.click(canvas.getByRole("button", { name: "Delete painting" }));
+    const dialog = await page.findByRole("alertdialog", { name: "Delete this painting?" });
+    await waitFor(() => expect(dialog).toBeVisible());
+    await userEvent.click(within(dialog).getByRole("button", { name: "Keep it" }));
+    await waitFor(() => expect(page.queryByRole("alertdialog")).toBeNull());
+    await userEvent.click(canvas.getByRole("button", { name: "Delete painting" }));
+    const again = await page.findByRole("alertdialog", { name: "Delete this painting?" });
+    await userEvent.click(within(again).getByRole("button", { name: "Delete" }));
+    // While the call runs the button says so and cannot be pressed twice.
+    await expect(await within(again).findByRole("button", { name: "Deleting…" })).toBeDisabled();
+  },
 };
