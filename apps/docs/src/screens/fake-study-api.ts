@@ -1,5 +1,5 @@
 import { createSiteHttp } from "@atelier/site-api";
-import { createStudyClient, type StudyClient } from "../../../web/app/study/study-client.ts";
+import { createStudyClient, type StudyClient } from "@atelier/site-api";
 
 type Box = 1 | 2 | 3 | 4 | 5;
 type FakePair = { id: string; english: string; swedish: string; box: Box; started: boolean; confidence: number };

@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, fn, userEvent, within } from "storybook/test";
 import { PlanCard } from "../../../web/app/billing/PlanCard.tsx";
-import type { PricingProduct } from "../../../web/app/billing/billing-types.ts";
+import type { PricingProduct } from "@atelier/site-api";
 import type { PlanCardState } from "../../../web/app/billing/plan-card-state.ts";
 import "../../../web/app/app.css";
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Spinner } from "@atelier/ui";
-import { groupExportPath, studyClient, type SubtitleGroup } from "../study/study-client.ts";
+import { studyClient } from "../study/study-client.ts";
+import { groupExportPath, type SubtitleGroup } from "@atelier/site-api";
 
 /** Where the account's data comes from (`GET /api/account/export/`, a JSON attachment). */
 export const ACCOUNT_EXPORT_PATH = "/api/account/export/";

@@ -2,7 +2,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSiteHttp } from "@atelier/site-api";
-import { ACCOUNT_DELETION_PATH, createAccountDeletionClient } from "./account-deletion-client.ts";
+import { ACCOUNT_DELETION_PATH, createAccountDeletionClient } from "@atelier/site-api";
 import { ACCOUNT_DELETED_PATH, DeleteAccountPage } from "./DeleteAccountPage.tsx";
 
 afterEach(cleanup);

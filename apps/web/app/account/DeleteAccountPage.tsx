@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
 import { AccountFormField, FormGeneralErrors } from "./AccountFormField.tsx";
-import { accountDeletionClient, type AccountDeletionClient } from "./account-deletion-client.ts";
+import { accountDeletionClient } from "./account-deletion-client.ts";
+import { type AccountDeletionClient } from "@atelier/site-api";
 
 export const ACCOUNT_DELETED_PATH = "/account/deleted";
 const DELETE_ACCOUNT_PATH = "/account/delete";

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSiteHttp } from "@atelier/site-api";
-import { createSecurityEventsClient, describeSecurityEvent, SECURITY_EVENTS_ERROR_MESSAGE, SECURITY_EVENTS_PATH } from "./security-events-client.ts";
+import { createSecurityEventsClient, describeSecurityEvent, SECURITY_EVENTS_ERROR_MESSAGE, SECURITY_EVENTS_PATH } from "@atelier/site-api";
 import { SecurityEventsPage } from "./SecurityEventsPage.tsx";
 
 afterEach(cleanup);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Spinner } from "@atelier/ui";
 import { describeUserAgent } from "./describe-user-agent.ts";
-import { describeSecurityEvent, securityEventsClient, type SecurityEvents, type SecurityEventsClient } from "./security-events-client.ts";
+import { securityEventsClient } from "./security-events-client.ts";
+import { describeSecurityEvent, type SecurityEvents, type SecurityEventsClient } from "@atelier/site-api";
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 

@@ -1,7 +1,5 @@
 import { createAccountDeletionClient } from "@atelier/site-api";
 import { siteHttp } from "../lib/site-http.ts";
 
-export { ACCOUNT_DELETION_ERROR_MESSAGE, ACCOUNT_DELETION_PATH, createAccountDeletionClient } from "@atelier/site-api";
-export type { AccountDeletionClient, AccountDeletionResult } from "@atelier/site-api";
-
+/** The client of the account deletion page (`@atelier/site-api` holds its types and texts). */
 export const accountDeletionClient = createAccountDeletionClient(siteHttp);

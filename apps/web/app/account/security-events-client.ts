@@ -1,7 +1,5 @@
 import { createSecurityEventsClient } from "@atelier/site-api";
 import { siteHttp } from "../lib/site-http.ts";
 
-export { createSecurityEventsClient, describeSecurityEvent, SECURITY_EVENTS_ERROR_MESSAGE, SECURITY_EVENTS_PATH } from "@atelier/site-api";
-export type { SecurityEvent, SecurityEvents, SecurityEventsClient, SecurityEventsResult } from "@atelier/site-api";
-
+/** The client of the account's history page (`@atelier/site-api` holds its types and texts). */
 export const securityEventsClient = createSecurityEventsClient(siteHttp);

@@ -4,7 +4,7 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { CheckoutSessionPage } from "./CheckoutSessionPage.tsx";
 import { readCheckoutErrorFromState } from "./billing-meta.ts";
 import { fakeBillingClient, jsonAnswer, WithBillingClient } from "./billing-test-support.tsx";
-import type { BillingClient } from "./billing-client.ts";
+import type { BillingClient } from "@atelier/site-api";
 
 afterEach(cleanup);
 

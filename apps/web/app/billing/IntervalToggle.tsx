@@ -1,4 +1,4 @@
-import type { PricingInterval } from "./billing-types.ts";
+import type { PricingInterval } from "@atelier/site-api";
 
 const INTERVAL_LABELS = { month: "Monthly", year: "Yearly" } as const satisfies Record<PricingInterval, string>;
 

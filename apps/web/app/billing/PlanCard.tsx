@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Badge, Button, Card, CardBody, CardFooter, CardTitle } from "@atelier/ui";
 import { formatPriceCHF } from "@atelier/catalogue";
-import type { PricingProduct } from "./billing-types.ts";
+import type { PricingProduct } from "@atelier/site-api";
 import { formatDaysLeft, PLAN_CARD_LABELS, type PlanCardState } from "./plan-card-state.ts";
 
 const INTERVAL_WORDS = { month: "month", year: "year" } as const;

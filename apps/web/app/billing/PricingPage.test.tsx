@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { PricingPage } from "./PricingPage.tsx";
 import { fakeBillingClient, jsonAnswer, KnownAuthentication, WithBillingClient } from "./billing-test-support.tsx";
-import type { BillingClient } from "./billing-client.ts";
+import type { BillingClient } from "@atelier/site-api";
 
 afterEach(() => {
   cleanup();

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { Button } from "@atelier/ui";
 import { readCsrfTokenFromDocumentCookie } from "@atelier/auth";
-import { BILLING_PATHS, CSRF_FORM_FIELD_NAME } from "./billing-client.ts";
+import { BILLING_PATHS, CSRF_FORM_FIELD_NAME } from "@atelier/site-api";
 
 export interface StripePortalSessionPageProps {
   /** Submits the form on arrival; tests pass a spy (happy-dom does not navigate). */

@@ -3,7 +3,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { SubscriptionStatusCard } from "./SubscriptionStatusCard.tsx";
 import { fakeBillingClient, jsonAnswer, WithBillingClient } from "./billing-test-support.tsx";
-import type { BillingClient } from "./billing-client.ts";
+import type { BillingClient } from "@atelier/site-api";
 
 afterEach(cleanup);
 

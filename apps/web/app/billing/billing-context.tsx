@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
-import { billingClient, type BillingClient } from "./billing-client.ts";
-import { NO_SUBSCRIPTION, type SubscriptionStatus } from "./billing-types.ts";
+import { billingClient } from "./billing-client.ts";
+import { type BillingClient } from "@atelier/site-api";
+import { NO_SUBSCRIPTION, type SubscriptionStatus } from "@atelier/site-api";
 
 const BillingClientContext = createContext<BillingClient>(billingClient);
 

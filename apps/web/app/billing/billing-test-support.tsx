@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { createAllauthClient } from "@atelier/auth";
 import { AuthProvider, createAuthStore } from "@atelier/auth/react";
 import { createSiteHttp } from "@atelier/site-api";
-import { createBillingClient, type BillingClient } from "./billing-client.ts";
+import { createBillingClient, type BillingClient } from "@atelier/site-api";
 import { BillingClientProvider } from "./billing-context.tsx";
 
 const signedInAnswer = {

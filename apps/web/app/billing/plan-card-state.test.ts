@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NO_SUBSCRIPTION, type PricingProduct, type SubscriptionStatus } from "./billing-types.ts";
+import { NO_SUBSCRIPTION, type PricingProduct, type SubscriptionStatus } from "@atelier/site-api";
 import { daysLeftUntil, formatDaysLeft, MILLISECONDS_PER_DAY, planCardState, productsForInterval } from "./plan-card-state.ts";
 
 function product(name: string, productId: string, amountInCents: number, interval: "month" | "year" = "month"): PricingProduct {

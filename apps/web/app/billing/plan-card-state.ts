@@ -1,4 +1,4 @@
-import type { PricingInterval, PricingProduct, SubscriptionItem, SubscriptionStatus } from "./billing-types.ts";
+import type { PricingInterval, PricingProduct, SubscriptionItem, SubscriptionStatus } from "@atelier/site-api";
 
 export const MILLISECONDS_PER_DAY = 86_400_000;
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "@atelier/ui";
-import { loadSiteConfig, type SiteConfig } from "../lib/site-config.ts";
+import { loadSiteConfig } from "../lib/site-config.ts";
+import { type SiteConfig } from "@atelier/site-api";
 import { readAnalyticsConsent, storeAnalyticsConsent, type AnalyticsConsentDecision } from "../lib/analytics-consent.ts";
 
 function loadAnalyticsScript(analytics: NonNullable<SiteConfig["analytics"]>) {

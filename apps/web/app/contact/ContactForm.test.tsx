@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useEffect } from "react";
 import { ContactForm } from "./ContactForm.tsx";
 import type { CaptchaProps } from "./AltchaCaptcha.tsx";
-import { CONTACT_TOO_LARGE_MESSAGE } from "./contact-client.ts";
+import { CONTACT_TOO_LARGE_MESSAGE } from "@atelier/site-api";
 
 vi.mock("../lib/site-config.ts", () => ({
   loadSiteConfig: async () => ({ captcha: { provider: "altcha", challengeUrl: "/captcha/challenge" }, analytics: null }),

@@ -3,7 +3,8 @@ import { Button } from "@atelier/ui";
 import { AltchaCaptcha } from "./AltchaCaptcha.tsx";
 import { RecaptchaCaptcha } from "./RecaptchaCaptcha.tsx";
 import { sendContactMessage } from "./contact-client.ts";
-import { loadSiteConfig, type CaptchaSettings } from "../lib/site-config.ts";
+import { loadSiteConfig } from "../lib/site-config.ts";
+import { type CaptchaSettings } from "@atelier/site-api";
 
 export const CAPTCHA_REQUIRED_MESSAGE = "Please complete the captcha verification";
 

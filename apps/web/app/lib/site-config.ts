@@ -1,9 +1,6 @@
 import { createSiteConfigClient, type SiteConfig } from "@atelier/site-api";
 import { siteHttp } from "./site-http.ts";
 
-export { siteConfigSchema } from "@atelier/site-api";
-export type { CaptchaSettings, SiteConfig } from "@atelier/site-api";
-
 const siteConfigClient = createSiteConfigClient(siteHttp);
 
 /** The server's public settings (captcha kind, analytics), fetched once per page load. */

@@ -1,4 +1,4 @@
-import type { FilmContext } from "./study-client.ts";
+import type { FilmContext } from "@atelier/site-api";
 import type { SpeechLanguage } from "./speech.ts";
 
 /**

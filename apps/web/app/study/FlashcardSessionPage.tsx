@@ -3,7 +3,8 @@ import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import { describeReviewDelay, moveLearningStateCount, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { isDoubtfulPair, studyClient as defaultStudyClient, type FlashcardPair, type GroupStats, type StudyClient } from "./study-client.ts";
+import { studyClient as defaultStudyClient } from "./study-client.ts";
+import { isDoubtfulPair, type FlashcardPair, type GroupStats, type StudyClient } from "@atelier/site-api";
 import {
   createInitialSessionState,
   isSessionBlocked,

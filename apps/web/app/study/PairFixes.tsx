@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Button } from "@atelier/ui";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
-import type { StudyClient, StudyResult } from "./study-client.ts";
+import type { StudyClient, StudyResult } from "@atelier/site-api";
 
 const SENTENCE_BOUNDARY = /(?<=[.!?…]+["'»”’)\]]*)\s+(?=["'«“‘([¿¡]*[\p{Lu}\p{N}])/u;
 

@@ -6,7 +6,8 @@ import { useAuthStatus } from "@atelier/auth/react";
 import { Button, ConfirmDialog, Pagination, Slider, Spinner } from "@atelier/ui";
 import { cardCountOptions, DEFAULT_SETUP, PREVIEW_PAGE_SIZES, type SessionConfig, type SessionMode } from "@atelier/leitner";
 import { PairEditor, usePairDeletionWithUndo } from "./PairFixes.tsx";
-import { groupExportPath, isDoubtfulPair, studyClient as defaultStudyClient, type GroupStats, type StudyClient, type StudyResult } from "./study-client.ts";
+import { studyClient as defaultStudyClient } from "./study-client.ts";
+import { groupExportPath, isDoubtfulPair, type GroupStats, type StudyClient, type StudyResult } from "@atelier/site-api";
 import { useStudyDirection } from "./study-preferences.ts";
 import { BoxDistributionChart, BoxStars, DoubtfulPairMark, DueForecastChart, StudyStatsCards } from "./StudyStats.tsx";
 

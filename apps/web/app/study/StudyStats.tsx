@@ -1,4 +1,4 @@
-import type { GroupStats } from "./study-client.ts";
+import type { GroupStats } from "@atelier/site-api";
 
 /** The four stats cards of the setup and session screens (spec §2.12, §2.13). */
 export function StudyStatsCards({ stats }: { stats: Pick<GroupStats, "total" | "not_started" | "in_progress" | "memorized"> }) {

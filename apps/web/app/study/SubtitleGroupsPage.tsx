@@ -4,7 +4,8 @@ import { LockIcon } from "../components/LockIcon.tsx";
 import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient, type DeckAllowance, type SubtitleGroup } from "./study-client.ts";
+import { studyClient } from "./study-client.ts";
+import { type DeckAllowance, type SubtitleGroup } from "@atelier/site-api";
 import { UploadForm } from "./UploadForm.tsx";
 
 /** Set before a signed-out click opens the login modal; the page reloads after sign-in and then opens the form. */

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { LockIcon } from "../components/LockIcon.tsx";
 import { Button } from "@atelier/ui";
-import { validateSubtitleFiles, type DeckAllowance, type StudyResult, type UploadAnswer, type UploadSubtitlesInput } from "./study-client.ts";
+import { validateSubtitleFiles, type DeckAllowance, type StudyResult, type UploadAnswer, type UploadSubtitlesInput } from "@atelier/site-api";
 import { describeUploadResult, groupNameFromFileName } from "./upload-result.ts";
 
 export interface UploadFormProps {

@@ -10,7 +10,7 @@ import {
   summarizeSession,
   type SessionState,
 } from "./session-state.ts";
-import type { FlashcardPair } from "./study-client.ts";
+import type { FlashcardPair } from "@atelier/site-api";
 
 function pair(id: string, box: 1 | 2 | 3 | 4 | 5 = 1): FlashcardPair {
   return { id, english: `English ${id}`, swedish: `Svenska ${id}`, current_box: box, confidence: 1 };

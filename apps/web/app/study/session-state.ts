@@ -1,7 +1,7 @@
 import { allLoadedCardsMemorized, DEFAULT_SESSION_CONFIG, nextCardIndexAfterRating } from "@atelier/leitner";
 import type { BoxNumber, CardProgress, ProgressByPairId, SessionConfig } from "@atelier/leitner";
 import * as v from "valibot";
-import { flashcardPairSchema, STUDY_ERROR_MESSAGES, type FlashcardPair } from "./study-client.ts";
+import { flashcardPairSchema, STUDY_ERROR_MESSAGES, type FlashcardPair } from "@atelier/site-api";
 
 /** What the session screen shows. */
 export type SessionStatus = "loading" | "load-error" | "empty" | "active" | "studied" | "memorized-all";

@@ -1,4 +1,4 @@
-import type { AlignmentReport } from "./study-client.ts";
+import type { AlignmentReport } from "@atelier/site-api";
 
 /** Language tags that subtitle files carry before `.xml`: `Film.sv.xml`, `Film_en.xml`, `Film-swe.xml`, `Film.English.xml`. */
 const languageSuffix = /[._\- ](?:sv|se|swe|swedish|svenska|en|eng|english)$/i;
