@@ -359,6 +359,18 @@ export const migrations: Record<string, Migration> = {
       await database.schema.dropTable("account_security_event").execute();
     },
   },
+  "0011-study-session-selection-index": {
+    async up(database: Kysely<unknown>) {
+      // The session's cards are chosen in SQL (decision 0016): one learner's records of a group by box and due day.
+      // It starts with the learner and the group, so it also serves every lookup the older index served.
+      await database.schema.createIndex("study_progress_learner_group_box_due_index").on("study_progress").columns(["learner_key", "group_id", "box", "due_at"]).execute();
+      await database.schema.dropIndex("study_progress_learner_group_index").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.createIndex("study_progress_learner_group_index").on("study_progress").columns(["learner_key", "group_id"]).execute();
+      await database.schema.dropIndex("study_progress_learner_group_box_due_index").execute();
+    },
+  },
 };
 
 function createMigrator(database: Kysely<DatabaseSchema>, options: { postgresSchema?: string }): Migrator {

@@ -1,13 +1,13 @@
 import {
   computeGroupStatistics,
   currentBoxOf,
+  describeSessionSelection,
   forecastDueCards,
   indexProgressByPairId,
   isAnonymousLimitReached,
   learningStateOf,
   markCardsStudied,
   rateCard,
-  selectSessionCards,
 } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
 import type { Clock } from "../clock.ts";
@@ -27,6 +27,7 @@ import {
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { listHiddenPairIds } from "./pair-edits.ts";
+import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
   countMemorizedCards,
@@ -266,29 +267,10 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learner = await learnerOf(c);
     const config = c.req.valid("query");
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    const [{ pairs }, progress] = await Promise.all([studiedPairsOf(group.id, learner), listGroupProgress(database, learner.key, group.id)]);
-    const progressByPairId = indexProgressByPairId(progress);
-    const selected = selectSessionCards(pairs, progressByPairId, config, clock());
-    const indexById = new Map(pairs.map((pair, index) => [pair.id, index]));
-    const lineAt = (index: number) => {
-      const neighbour = pairs[index];
-      return neighbour ? { english: neighbour.english, swedish: neighbour.swedish } : null;
-    };
-    return c.json({
-      pairs: selected.map((pair) => {
-        const index = indexById.get(pair.id) ?? -1;
-        return {
-          id: pair.id,
-          english: pair.english,
-          swedish: pair.swedish,
-          current_box: currentBoxOf(progressByPairId.get(pair.id)),
-          // Additive: how sure the alignment was of this pair (0–1; below 0.5 the screens ask to check it).
-          confidence: pair.confidence,
-          // Additive: the film's lines just before and after this card (group order is the film's order).
-          context: { before: lineAt(index - 1), after: lineAt(index + 1) },
-        };
-      }),
-    });
+    // Chosen in SQL (decision 0016): a group's size costs an index walk, not a load of every pair and record. Each card
+    // carries its confidence (0–1; below 0.5 the screens ask to check it) and, additively, the film's lines just
+    // before and after it among the pairs this learner studies (group order is the film's order).
+    return c.json({ pairs: await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock())) });
   });
 
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {

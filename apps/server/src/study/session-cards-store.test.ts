@@ -1,0 +1,160 @@
+import { currentBoxOf, describeSessionSelection, indexProgressByPairId, selectSessionCards, type BoxNumber, type CardProgress, type SessionConfig } from "@atelier/leitner";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { selectSessionCardsInDatabase, type SessionCard } from "./session-cards-store.ts";
+
+const now = new Date("2026-03-15T10:00:00.000Z");
+const learnerKey = "user:learner";
+const otherLearnerKey = "anonymous:someone-else";
+const dayMilliseconds = 24 * 60 * 60 * 1000;
+const startOfToday = Date.UTC(2026, 2, 15);
+
+// Due dates around the clock: past and future day starts, the very instant, and just after it.
+const dueDates = [null, ...[-3, -1, 0, 1, 2].map((days) => new Date(startOfToday + days * dayMilliseconds).toISOString()), now.toISOString(), new Date(now.getTime() + 1).toISOString()];
+
+const recordArbitrary = fc.record({
+  box: fc.constantFrom<BoxNumber>(1, 2, 3, 4, 5),
+  reviewCount: fc.constantFrom(0, 0, 1, 3),
+  studied: fc.boolean(),
+  dueAt: fc.constantFrom(...dueDates),
+});
+
+const pairArbitrary = fc.record({
+  gapBefore: fc.integer({ min: 1, max: 3 }),
+  hidden: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
+  record: fc.option(recordArbitrary, { freq: 2 }),
+  otherLearnerRecord: fc.option(recordArbitrary, { freq: 3 }),
+});
+
+const configArbitrary: fc.Arbitrary<SessionConfig> = fc.record(
+  {
+    mode: fc.constantFrom("study" as const, "test" as const),
+    range: fc.constantFrom("new" as const, "in-progress" as const, "memorized" as const, "all" as const, "reviewing" as const),
+    cardCount: fc.integer({ min: 1, max: 14 }),
+    startIndex: fc.integer({ min: 1, max: 14 }),
+    endIndex: fc.integer({ min: 1, max: 14 }),
+  },
+  { requiredKeys: ["mode", "range"] },
+);
+
+type GeneratedRecord = { box: BoxNumber; reviewCount: number; studied: boolean; dueAt: string | null };
+type GeneratedPair = { gapBefore: number; hidden: boolean; record: GeneratedRecord | null; otherLearnerRecord: GeneratedRecord | null };
+
+function toProgress(pairId: string, record: GeneratedRecord): CardProgress {
+  return {
+    pairId,
+    box: record.box,
+    reviewCount: record.reviewCount,
+    correctCount: 0,
+    studiedAt: record.studied ? "2026-03-14T08:00:00.000Z" : null,
+    lastReviewedAt: record.reviewCount > 0 ? "2026-03-14T09:00:00.000Z" : null,
+    dueAt: record.dueAt,
+  };
+}
+
+/** What the pairs call answered before the selection ran in SQL: the engine over the studied pairs in memory. */
+function expectedCards(pairs: readonly { id: string; english: string; swedish: string; confidence: number; hidden: boolean; record: GeneratedRecord | null }[], config: SessionConfig): SessionCard[] {
+  const studied = pairs.filter((pair) => !pair.hidden);
+  const progressByPairId = indexProgressByPairId(studied.flatMap((pair) => (pair.record === null ? [] : [toProgress(pair.id, pair.record)])));
+  const indexById = new Map(studied.map((pair, index) => [pair.id, index]));
+  const lineAt = (index: number) => {
+    const neighbour = studied[index];
+    return neighbour ? { english: neighbour.english, swedish: neighbour.swedish } : null;
+  };
+  return selectSessionCards(studied, progressByPairId, config, now).map((pair) => {
+    const index = indexById.get(pair.id) ?? -1;
+    return {
+      id: pair.id,
+      english: pair.english,
+      swedish: pair.swedish,
+      current_box: currentBoxOf(progressByPairId.get(pair.id)),
+      confidence: pair.confidence,
+      context: { before: lineAt(index - 1), after: lineAt(index + 1) },
+    };
+  });
+}
+
+describe.each(testDatabaseEngines)("given a %s database and the engine's session selection", (engine) => {
+  let testDatabase: TestDatabase;
+  beforeAll(async () => {
+    testDatabase = await openTestDatabase(engine);
+    await testDatabase.database.insertInto("identity_user").values({ id: "owner", password_hash: null, is_active: 1, created_at: "2026-01-01T00:00:00.000Z" }).execute();
+  });
+  afterAll(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config", async () => {
+    const { database } = testDatabase;
+    let groupNumber = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
+        groupNumber += 1;
+        const groupId = `group-${groupNumber}`;
+        let position = 0;
+        const pairs = generatedPairs.map((generated, index) => {
+          position += generated.gapBefore;
+          return { ...generated, id: `${groupId}-pair-${index}`, position, english: `English ${index}`, swedish: `Svenska ${index}`, confidence: (index % 4) / 4 };
+        });
+        await database.insertInto("subtitle_group").values({ id: groupId, owner_id: "owner", name: groupId, is_public: 1, pair_count: pairs.length, alignment_report_json: "{}", created_at: "2026-01-01T00:00:00.000Z" }).execute();
+        if (pairs.length > 0) {
+          // Inserted out of group order, so only `position` can give the order back.
+          const shuffled = [...pairs].reverse();
+          await database.insertInto("subtitle_pair").values(shuffled.map(({ id, position, english, swedish, confidence }) => ({ id, group_id: groupId, position, english, swedish, confidence }))).execute();
+        }
+        const records = pairs.flatMap((pair) => [
+          ...(pair.record === null ? [] : [{ learnerKey, pair, record: pair.record }]),
+          ...(pair.otherLearnerRecord === null ? [] : [{ learnerKey: otherLearnerKey, pair, record: pair.otherLearnerRecord }]),
+        ]);
+        if (records.length > 0) {
+          await database
+            .insertInto("study_progress")
+            .values(
+              records.map(({ learnerKey: key, pair, record }) => {
+                const progress = toProgress(pair.id, record);
+                return { learner_key: key, pair_id: pair.id, group_id: groupId, box: progress.box, review_count: progress.reviewCount, correct_count: 0, studied_at: progress.studiedAt, last_reviewed_at: progress.lastReviewedAt, due_at: progress.dueAt, updated_at: "2026-03-14T09:00:00.000Z" };
+              }),
+            )
+            .execute();
+        }
+        const hidden = pairs.filter((pair) => pair.hidden);
+        if (hidden.length > 0) {
+          await database.insertInto("study_hidden_pair").values(hidden.map((pair) => ({ learner_key: learnerKey, pair_id: pair.id, group_id: groupId, hidden_at: "2026-03-14T09:00:00.000Z" }))).execute();
+        }
+
+        const chosen = await selectSessionCardsInDatabase(database, learnerKey, groupId, describeSessionSelection(config, now));
+        expect(chosen).toEqual(expectedCards(pairs, config));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should put a card due at this very instant before one due a millisecond later in a test session, as the engine does", async () => {
+    const { database } = testDatabase;
+    await database.insertInto("subtitle_group").values({ id: "due-group", owner_id: "owner", name: "Due", is_public: 1, pair_count: 2, alignment_report_json: "{}", created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    await database
+      .insertInto("subtitle_pair")
+      .values([
+        { id: "due-later", group_id: "due-group", position: 1, english: "Later", swedish: "Senare", confidence: 1 },
+        { id: "due-now", group_id: "due-group", position: 2, english: "Now", swedish: "Nu", confidence: 1 },
+      ])
+      .execute();
+    const record = { learner_key: learnerKey, group_id: "due-group", box: 2, review_count: 1, correct_count: 1, studied_at: null, last_reviewed_at: "2026-03-14T09:00:00.000Z", updated_at: "2026-03-14T09:00:00.000Z" };
+    await database
+      .insertInto("study_progress")
+      .values([
+        { ...record, pair_id: "due-later", due_at: new Date(now.getTime() + 1).toISOString() },
+        { ...record, pair_id: "due-now", due_at: now.toISOString() },
+      ])
+      .execute();
+    const chosen = await selectSessionCardsInDatabase(database, learnerKey, "due-group", describeSessionSelection({ mode: "test", range: "reviewing" }, now));
+    expect(chosen.map((card) => card.id)).toEqual(["due-now", "due-later"]);
+  });
+
+  it("should answer no cards for a group without pairs, whatever the window", async () => {
+    await testDatabase.database.insertInto("subtitle_group").values({ id: "empty-group", owner_id: "owner", name: "Empty", is_public: 1, pair_count: 0, alignment_report_json: "{}", created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    const selection = describeSessionSelection({ mode: "test", range: "all", cardCount: 5, startIndex: 3, endIndex: 9 }, now);
+    expect(await selectSessionCardsInDatabase(testDatabase.database, learnerKey, "empty-group", selection)).toEqual([]);
+  });
+});
