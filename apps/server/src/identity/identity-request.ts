@@ -2,10 +2,10 @@ import { getClientAddress } from "../http/client-address.ts";
 import type { Context, Handler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createCsrfToken, setCsrfCookie } from "./csrf.ts";
-import { isValidEmail, normalizeEmail, serializeUser, type UserAccount } from "./email-addresses.ts";
+import { serializeUser, type UserAccount } from "./email-addresses.ts";
 import { identityTimeouts, withoutExpiredPendingLogin } from "./flows.ts";
 import type { AuthenticatedUser, IdentityDependencies } from "./identity-dependencies.ts";
-import { AuthenticationRequiredError, IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, type IdentityErrorItem } from "./identity-errors.ts";
+import { AuthenticationRequiredError, IdentityInputError, IdentityStatusError, ReauthenticationRequiredError } from "./identity-errors.ts";
 import { typesOf } from "./mfa/authenticator-store.ts";
 import { errorsResult, identityCacheHeaders, reauthenticationRequiredResult, sessionGoneResult, statusResult, type IdentityResult, unauthenticatedResult } from "./responses.ts";
 import type { IdentityClient, SessionState } from "./sessions.ts";
@@ -31,8 +31,6 @@ export type IdentityRequest = {
   sessionEnded: boolean;
   rotateCsrf: boolean;
 };
-
-export type Body = Record<string, unknown>;
 
 const activityWriteIntervalMilliseconds = 60_000;
 
@@ -180,35 +178,6 @@ export async function toResult(deps: IdentityDependencies, request: IdentityRequ
     return reauthenticationRequiredResult(settings, serializeUser(request.account), request.session.methods, types);
   }
   throw error;
-}
-
-export async function readBody(c: Context): Promise<Body> {
-  const text = await c.req.text();
-  if (text.trim() === "") {
-    return {};
-  }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Body) : {};
-  } catch {
-    throw new IdentityInputError([errorItem("invalid_json")]);
-  }
-}
-
-export function stringField(body: Body, name: string): string {
-  const value = body[name];
-  return typeof value === "string" ? value : "";
-}
-
-/** Reads a required, valid e-mail field; pushes `required` or `invalid` to `errors`. */
-export function emailField(body: Body, name: string, errors: IdentityErrorItem[]): string {
-  const email = stringField(body, name).trim();
-  if (email === "") {
-    errors.push(errorItem("required", name));
-  } else if (!isValidEmail(email)) {
-    errors.push(errorItem("invalid", name));
-  }
-  return normalizeEmail(email);
 }
 
 /** allauth lists `provider_redirect` for browser clients only (API.md §2): an app cannot follow a form post's redirect. */

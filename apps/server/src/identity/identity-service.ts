@@ -15,7 +15,7 @@ import { webauthnHandlers } from "./mfa/webauthn-handlers.ts";
 import { providerHandlers } from "./providers/provider-handlers.ts";
 
 export type { AuthenticatedUser, IdentityDependencies, IdentityServiceOptions, UserLoggedInEvent } from "./identity-dependencies.ts";
-export { sessionCookieName, sessionTokenHeaderName, signedInHintCookieName, type Body, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
+export { sessionCookieName, sessionTokenHeaderName, signedInHintCookieName, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
 export type { IdentityCodePurpose } from "../database/schema.ts";
 
 /** Every endpoint of allauth's headless API that this server implements, by name (identity-routes.ts mounts them). */

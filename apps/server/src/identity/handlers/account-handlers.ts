@@ -1,14 +1,19 @@
 import { primaryEmailOf } from "../email-addresses.ts";
 import { epochSecondsOf, passkeyLoginOffered } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
-import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { IdentityInputError, IdentityStatusError, errorItem } from "../identity-errors.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { emailField, identityBody, newPasswordField, readValidBody, requiredTextField } from "../identity-validation.ts";
 import { authenticationResult, continueLogin, reportSecurityEvent, signUp } from "../login-stages.ts";
-import { validateNewPassword, verifyPassword } from "../passwords.ts";
+import { verifyPassword } from "../passwords.ts";
 import { describeSocialProviders } from "../providers/provider-description.ts";
 import { consumeOr429, currentPending, requireAccount } from "../request-guards.ts";
 import { dataResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
 import type { SessionState } from "../sessions.ts";
+
+export const loginBody = identityBody({ email: emailField, password: requiredTextField });
+export const signupBody = identityBody({ email: emailField, password: newPasswordField });
+export const reauthenticateBody = identityBody({ password: requiredTextField });
 
 export async function config(deps: IdentityDependencies): Promise<IdentityResult> {
   const { settings } = deps;
@@ -46,14 +51,7 @@ export async function deleteSession(deps: IdentityDependencies, request: Identit
 export async function login(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts, limits } = deps;
   await consumeOr429(deps, "login", { ip: request.ip });
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  const password = stringField(body, "password");
-  if (password === "") {
-    errors.push(errorItem("required", "password"));
-  }
-  throwIfAny(errors);
+  const { email, password } = await readValidBody(request, loginBody);
   const failedLogins = await limits.consume("login_failed", { ip: request.ip, key: email });
   if (failedLogins.status === "limited") {
     throw new IdentityInputError([errorItem("too_many_login_attempts")]);
@@ -78,16 +76,7 @@ export async function login(deps: IdentityDependencies, request: IdentityRequest
 
 export async function signup(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   await consumeOr429(deps, "signup", { ip: request.ip });
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  const password = stringField(body, "password");
-  if (password === "") {
-    errors.push(errorItem("required", "password"));
-  } else {
-    errors.push(...validateNewPassword(password, "password"));
-  }
-  throwIfAny(errors);
+  const { email, password } = await readValidBody(request, signupBody);
   return signUp(deps, request, email, password);
 }
 
@@ -95,9 +84,7 @@ export async function reauthenticate(deps: IdentityDependencies, request: Identi
   const { sessions, limits } = deps;
   const account = requireAccount(request);
   await consumeOr429(deps, "reauthenticate", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const password = stringField(body, "password");
-  throwIfAny(password === "" ? [errorItem("required", "password")] : []);
+  const { password } = await readValidBody(request, reauthenticateBody);
   const key = primaryEmailOf(account) ?? account.id;
   const failedLogins = await limits.consume("login_failed", { ip: request.ip, key });
   if (failedLogins.status === "limited") {

@@ -1,18 +1,20 @@
 import { epochSecondsOf, identityTimeouts } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
+import { IdentityInputError, IdentityStatusError, errorItem } from "../identity-errors.ts";
 import { identityMails } from "../identity-mail.ts";
-import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { emailField, identityBody, readValidBody, requiredUntrimmedCodeField } from "../identity-validation.ts";
 import { afterVerification, sendMail } from "../login-stages.ts";
 import { consumeOr429, currentPending, ensureSession, setPending } from "../request-guards.ts";
 import { statusResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
 
+export const requestLoginCodeBody = identityBody({ email: emailField });
+/** The code is checked as typed; the check trims it. */
+export const confirmLoginCodeBody = identityBody({ code: requiredUntrimmedCodeField });
+
 export async function requestLoginCode(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts, codes, limits, links } = deps;
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  throwIfAny(errors);
+  const { email } = await readValidBody(request, requestLoginCodeBody);
   if ((await limits.consume("request_login_code", { ip: request.ip, key: email })).status === "limited") {
     throw new IdentityInputError([errorItem("too_many_login_attempts", "email")]);
   }
@@ -34,9 +36,7 @@ export async function confirmLoginCode(deps: IdentityDependencies, request: Iden
   if (!request.session || pending?.stage !== "login_by_code") {
     throw new IdentityStatusError(409, "No sign-in code is pending in this session.");
   }
-  const body = await readBody(request.c);
-  const typedCode = stringField(body, "code");
-  throwIfAny(typedCode.trim() === "" ? [errorItem("required", "code")] : []);
+  const { code: typedCode } = await readValidBody(request, confirmLoginCodeBody);
   const check = await codes.checkSessionCode({
     sessionId: request.session.id,
     purpose: "login_by_code",

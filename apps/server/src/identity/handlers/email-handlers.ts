@@ -1,12 +1,33 @@
-import { normalizeEmail, serializeUser } from "../email-addresses.ts";
+import * as v from "valibot";
+import { serializeUser, type EmailAddress } from "../email-addresses.ts";
 import { identityTimeouts } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
-import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { IdentityInputError, IdentityStatusError, errorItem, type IdentityErrorCode } from "../identity-errors.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { emailField, identityBody, ownEmailAddressField, readValidBody, requiredTextField } from "../identity-validation.ts";
 import { afterVerification, authenticationResult, reportSecurityEvent, sendEmailVerification, sendEmailVerificationOrSayWhenToRetry } from "../login-stages.ts";
 import { consumeOr429, currentPending, requireAccount, requireRecentAuthentication, setPending } from "../request-guards.ts";
 import { dataResult, statusResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
 import type { SessionState } from "../sessions.ts";
+
+export const verifyEmailBody = identityBody({ key: requiredTextField });
+export const addEmailAddressBody = identityBody({ email: emailField });
+
+/** The body of the `account/email` calls about one of the user's own addresses (resend, remove). */
+export function ownEmailAddressBody(ownAddresses: readonly EmailAddress[]) {
+  return identityBody({ email: ownEmailAddressField(ownAddresses) });
+}
+
+/** `primary` must be `true`: allauth's only way to ask for a new primary address. */
+export function markPrimaryEmailAddressBody(ownAddresses: readonly EmailAddress[]) {
+  return identityBody({
+    email: ownEmailAddressField(ownAddresses),
+    primary: v.pipe(
+      v.optional(v.unknown(), false),
+      v.check((primary) => primary === true, "required" satisfies IdentityErrorCode),
+    ),
+  });
+}
 
 /** Which address and user a verification key or code belongs to; throws allauth's key errors. */
 export async function resolveVerificationKey(deps: IdentityDependencies, request: IdentityRequest, key: string, consume: boolean): Promise<{ userId: string; email: string; codeId: string }> {
@@ -73,8 +94,8 @@ export async function getEmailVerification(deps: IdentityDependencies, request: 
 
 export async function verifyEmail(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts } = deps;
-  const body = await readBody(request.c);
-  const resolved = await resolveVerificationKey(deps, request, stringField(body, "key"), true);
+  const { key } = await readValidBody(request, verifyEmailBody);
+  const resolved = await resolveVerificationKey(deps, request, key, true);
   await accounts.markEmailVerified(resolved.userId, resolved.email);
   const pending = currentPending(request).login;
   if (pending?.stage === "verify_email" && pending.userId === resolved.userId) {
@@ -128,10 +149,7 @@ export async function addEmailAddress(deps: IdentityDependencies, request: Ident
   const account = requireAccount(request);
   await requireRecentAuthentication(deps, request);
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  throwIfAny(errors);
+  const { email } = await readValidBody(request, addEmailAddressBody);
   if (account.emailAddresses.some((address) => address.email === email)) {
     throw new IdentityInputError([errorItem("duplicate_email", "email")]);
   }
@@ -144,12 +162,8 @@ export async function addEmailAddress(deps: IdentityDependencies, request: Ident
 export async function resendEmailAddressVerification(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const account = requireAccount(request);
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const email = normalizeEmail(stringField(body, "email"));
-  const address = account.emailAddresses.find((candidate) => candidate.email === email);
-  if (!address) {
-    throw new IdentityInputError([errorItem(email === "" ? "required" : "unknown_email", "email")]);
-  }
+  const { email: address } = await readValidBody(request, ownEmailAddressBody(account.emailAddresses));
+  const { email } = address;
   if (address.verified || !(await sendEmailVerification(deps, request, account.id, email))) {
     throw new IdentityStatusError(403, "No verification mail was sent.");
   }
@@ -161,20 +175,9 @@ export async function markPrimaryEmailAddress(deps: IdentityDependencies, reques
   const account = requireAccount(request);
   await requireRecentAuthentication(deps, request);
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const email = normalizeEmail(stringField(body, "email"));
-  const errors: IdentityErrorItem[] = [];
-  const address = account.emailAddresses.find((candidate) => candidate.email === email);
-  if (email === "") {
-    errors.push(errorItem("required", "email"));
-  } else if (!address) {
-    errors.push(errorItem("unknown_email", "email"));
-  }
-  if (body.primary !== true) {
-    errors.push(errorItem("required", "primary"));
-  }
-  throwIfAny(errors);
-  if (address && !address.verified) {
+  const { email: address } = await readValidBody(request, markPrimaryEmailAddressBody(account.emailAddresses));
+  const { email } = address;
+  if (!address.verified) {
     throw new IdentityInputError([errorItem("unverified_primary_email", "email")]);
   }
   await accounts.setPrimaryEmail(account.id, email);
@@ -187,12 +190,8 @@ export async function removeEmailAddress(deps: IdentityDependencies, request: Id
   const account = requireAccount(request);
   await requireRecentAuthentication(deps, request);
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const email = normalizeEmail(stringField(body, "email"));
-  const address = account.emailAddresses.find((candidate) => candidate.email === email);
-  if (!address) {
-    throw new IdentityInputError([errorItem(email === "" ? "required" : "unknown_email", "email")]);
-  }
+  const { email: address } = await readValidBody(request, ownEmailAddressBody(account.emailAddresses));
+  const { email } = address;
   if (address.primary) {
     throw new IdentityInputError([errorItem("cannot_remove_primary_email", "email")]);
   }

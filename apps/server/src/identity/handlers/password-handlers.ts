@@ -1,14 +1,34 @@
+import * as v from "valibot";
 import { primaryEmailOf, serializeUser, type UserAccount } from "../email-addresses.ts";
 import { identityTimeouts } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
+import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorCode } from "../identity-errors.ts";
 import { identityMails } from "../identity-mail.ts";
-import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { emailField, identityBody, identityBodyAsync, newPasswordField, readValidBody, requiredTextField, textField } from "../identity-validation.ts";
 import { authenticationResult, reportSecurityEvent, sendMail } from "../login-stages.ts";
 import { hashPassword, validateNewPassword, verifyPassword } from "../passwords.ts";
 import { consumeOr429, currentPending, ensureSession, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, statusResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
 import type { SessionState } from "../sessions.ts";
+
+export const requestPasswordResetBody = identityBody({ email: emailField });
+/** The new password's rules are checked after the key (allauth says first whether the key is good). */
+export const resetPasswordBody = identityBody({ key: requiredTextField, password: requiredTextField });
+
+/** The current password is asked for only when the account has one (a user of a third-party account sets a first one). */
+export function changePasswordBody(currentPasswordHash: string | null) {
+  return identityBodyAsync({
+    current_password:
+      currentPasswordHash === null
+        ? textField
+        : v.pipeAsync(
+            requiredTextField,
+            v.checkAsync((currentPassword) => verifyPassword(currentPasswordHash, currentPassword), "enter_current_password" satisfies IdentityErrorCode),
+          ),
+    new_password: newPasswordField,
+  });
+}
 
 export async function resolvePasswordResetKey(deps: IdentityDependencies, request: IdentityRequest, key: string, consume: boolean): Promise<{ account: UserAccount; email: string; codeId: string }> {
   const { settings, accounts, codes } = deps;
@@ -56,10 +76,7 @@ export async function resolvePasswordResetKey(deps: IdentityDependencies, reques
 
 export async function requestPasswordReset(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts, codes, links } = deps;
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  throwIfAny(errors);
+  const { email } = await readValidBody(request, requestPasswordResetBody);
   await consumeOr429(deps, "reset_password", { ip: request.ip, key: email });
   const found = await accounts.findByEmail(email);
   const account = found && found.isActive ? found : null;
@@ -92,17 +109,7 @@ export async function resetPassword(deps: IdentityDependencies, request: Identit
   if (settings.passwordResetByCodeEnabled && !currentPending(request).passwordReset) {
     throw new IdentityStatusError(409, "No password reset is pending in this session.");
   }
-  const body = await readBody(request.c);
-  const key = stringField(body, "key");
-  const password = stringField(body, "password");
-  const errors: IdentityErrorItem[] = [];
-  if (key === "") {
-    errors.push(errorItem("required", "key"));
-  }
-  if (password === "") {
-    errors.push(errorItem("required", "password"));
-  }
-  throwIfAny(errors);
+  const { key, password } = await readValidBody(request, resetPasswordBody);
   await resolvePasswordResetKey(deps, request, key, false);
   throwIfAny(validateNewPassword(password, "password"));
   const resolved = await resolvePasswordResetKey(deps, request, key, true);
@@ -127,23 +134,7 @@ export async function changePassword(deps: IdentityDependencies, request: Identi
   const { accounts, sessions } = deps;
   const account = requireAccount(request);
   await consumeOr429(deps, "change_password", { ip: request.ip, user: account.id });
-  const body = await readBody(request.c);
-  const currentPassword = stringField(body, "current_password");
-  const newPassword = stringField(body, "new_password");
-  const errors: IdentityErrorItem[] = [];
-  if (account.passwordHash !== null) {
-    if (currentPassword === "") {
-      errors.push(errorItem("required", "current_password"));
-    } else if (!(await verifyPassword(account.passwordHash, currentPassword))) {
-      errors.push(errorItem("enter_current_password", "current_password"));
-    }
-  }
-  if (newPassword === "") {
-    errors.push(errorItem("required", "new_password"));
-  } else {
-    errors.push(...validateNewPassword(newPassword, "new_password"));
-  }
-  throwIfAny(errors);
+  const { new_password: newPassword } = await readValidBody(request, changePasswordBody(account.passwordHash));
   await accounts.setPasswordHash(account.id, await hashPassword(newPassword));
   const session = request.session as SessionState;
   // Django keeps this session (with a new key) and ends every other session of the user.

@@ -1,10 +1,13 @@
 import type { IdentityDependencies } from "../identity-dependencies.ts";
 import { IdentityInputError, errorItem } from "../identity-errors.ts";
-import { readBody, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { identityBody, numberListField, readValidBody } from "../identity-validation.ts";
 import { reportSecurityEvent } from "../login-stages.ts";
 import { requireAccount } from "../request-guards.ts";
 import { dataResult, type IdentityResult, unauthenticatedResult } from "../responses.ts";
 import type { SessionState } from "../sessions.ts";
+
+export const endSessionsBody = identityBody({ sessions: numberListField });
 
 export async function listSessionsOf(deps: IdentityDependencies, userId: string, currentSessionId: string, now: Date) {
   const { settings, sessions } = deps;
@@ -28,18 +31,14 @@ export async function endSessions(deps: IdentityDependencies, request: IdentityR
   const { settings, sessions } = deps;
   const account = requireAccount(request);
   const session = request.session as SessionState;
-  const body = await readBody(request.c);
-  const numbers = body.sessions;
-  if (!Array.isArray(numbers) || numbers.length === 0) {
-    throw new IdentityInputError([errorItem("required", "sessions")]);
-  }
+  const { sessions: numbers } = await readValidBody(request, endSessionsBody);
   const own = await sessions.listUserSessions(account.id, session.id, request.now);
-  if (!numbers.every((number) => typeof number === "number" && own.some((item) => item.number === number))) {
+  if (!numbers.every((number) => own.some((item) => item.number === number))) {
     throw new IdentityInputError([errorItem("invalid_choice", "sessions")]);
   }
-  await sessions.deleteUserSessions(account.id, { numbers: numbers as number[] });
+  await sessions.deleteUserSessions(account.id, { numbers });
   await reportSecurityEvent(deps, request, account, "sessions_ended", { detail: String(numbers.length) });
-  if ((numbers as number[]).includes(session.number)) {
+  if (numbers.includes(session.number)) {
     request.session = null;
     request.account = null;
     request.sessionEnded = true;

@@ -1,13 +1,17 @@
 import { primaryEmailOf } from "../email-addresses.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny } from "../identity-errors.ts";
-import { readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { IdentityInputError, IdentityStatusError, errorItem } from "../identity-errors.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { identityBody, readValidBody, requiredTrimmedTextField } from "../identity-validation.ts";
 import { authenticationResult, reportSecurityEvent } from "../login-stages.ts";
 import { currentPending, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, stageNotPendingResult, statusResult, type IdentityResult } from "../responses.ts";
 import { serializeAuthenticator, type StoredAuthenticator, type TotpData } from "./authenticator-store.ts";
 import { createTotpSecret, totpCodeMatches, totpStepAt, totpUrlOf } from "./mfa-secrets.ts";
 import { addRecord, checkCode, conflict, consumeFailedAttempt, dropDanglingRecoveryCodes, ensureRecoveryCodes, failedKeyOf, finishMfaLogin, generateRecoveryCodes, hasUnverifiedAddress, mfaRecord, ownAuthenticators, pendingMfaLogin, requireRecentAuthenticationForAuthenticators } from "./mfa-support.ts";
+
+/** A TOTP code or a recovery code, trimmed. */
+export const authenticatorCodeBody = identityBody({ code: requiredTrimmedTextField });
 
 export async function listAuthenticators(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const account = requireAccount(request);
@@ -33,9 +37,7 @@ export async function activateTotp(deps: IdentityDependencies, request: Identity
   const { authenticators, limits, secretBox } = deps;
   const account = requireAccount(request);
   await requireRecentAuthenticationForAuthenticators(deps, request, account);
-  const body = await readBody(request.c);
-  const code = stringField(body, "code").trim();
-  throwIfAny(code === "" ? [errorItem("required", "code")] : []);
+  const { code } = await readValidBody(request, authenticatorCodeBody);
   if ((await ownAuthenticators(deps, account.id)).some((authenticator) => authenticator.type === "totp")) {
     throw new IdentityStatusError(409, "TOTP is already active.");
   }
@@ -107,9 +109,7 @@ export async function authenticate2fa(deps: IdentityDependencies, request: Ident
   if (!pending?.userId) {
     return stageNotPendingResult(settings, currentPending(request));
   }
-  const body = await readBody(request.c);
-  const code = stringField(body, "code").trim();
-  throwIfAny(code === "" ? [errorItem("required", "code")] : []);
+  const { code } = await readValidBody(request, authenticatorCodeBody);
   await consumeFailedAttempt(deps, request, pending.userId, "code");
   const authenticator = await checkCode(deps, pending.userId, code, request.now);
   if (!authenticator) {
@@ -121,9 +121,7 @@ export async function authenticate2fa(deps: IdentityDependencies, request: Ident
 export async function reauthenticate2fa(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { limits } = deps;
   const account = requireAccount(request);
-  const body = await readBody(request.c);
-  const code = stringField(body, "code").trim();
-  throwIfAny(code === "" ? [errorItem("required", "code")] : []);
+  const { code } = await readValidBody(request, authenticatorCodeBody);
   await consumeFailedAttempt(deps, request, account.id, "code");
   const authenticator = await checkCode(deps, account.id, code, request.now);
   if (!authenticator) {

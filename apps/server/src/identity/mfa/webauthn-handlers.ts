@@ -1,8 +1,10 @@
+import * as v from "valibot";
 import { primaryEmailOf, type UserAccount } from "../email-addresses.ts";
 import type { PendingWebAuthn } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
-import { emailField, readBody, stringField, type Body, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { IdentityInputError, IdentityStatusError, errorItem, type IdentityErrorCode } from "../identity-errors.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { credentialField, emailField, identityBody, numberListField, readValidBody, requiredCredentialField, requiredTrimmedTextField, textField } from "../identity-validation.ts";
 import { authenticationResult, continueLogin, reportSecurityEvent, signIn, signUp } from "../login-stages.ts";
 import { consumeOr429, currentPending, ensureSession, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, stageNotPendingResult, statusResult, type IdentityResult } from "../responses.ts";
@@ -12,16 +14,31 @@ import { credentialIdOf } from "./webauthn.ts";
 
 type WebAuthnAuthenticator = Extract<StoredAuthenticator, { type: "webauthn" }>;
 
-export function credentialOf(body: Body): unknown {
-  const credential = body.credential;
-  if (typeof credential === "string") {
-    try {
-      return JSON.parse(credential) as unknown;
-    } catch {
-      return null;
-    }
-  }
-  return credential && typeof credential === "object" ? credential : null;
+/** A new key or passkey; `credential` is checked after the pending ceremony is spent (see `credentialField`). */
+export const registrationBody = identityBody({ credential: credentialField, name: textField });
+export const assertionBody = identityBody({ credential: requiredCredentialField });
+export const deleteWebAuthnBody = identityBody({ authenticators: numberListField });
+export const passkeySignupBody = identityBody({ email: emailField });
+
+/** `id` names one of the user's own keys: `required` when absent, `invalid_choice` otherwise; the name at most 255 characters. */
+export function renameWebAuthnBody(own: readonly WebAuthnAuthenticator[]) {
+  return identityBody({
+    id: v.pipe(
+      v.unknown(),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const target = own.find((authenticator) => authenticator.number === dataset.value);
+        if (!target) {
+          addIssue({ message: "invalid_choice" satisfies IdentityErrorCode });
+          return NEVER;
+        }
+        return target;
+      }),
+    ),
+    name: v.pipe(
+      requiredTrimmedTextField,
+      v.transform((name) => name.slice(0, 255)),
+    ),
+  });
 }
 
 export async function startCeremony(deps: IdentityDependencies, request: IdentityRequest, ceremony: Omit<PendingWebAuthn, "startedAt">): Promise<void> {
@@ -65,9 +82,9 @@ export async function assert(deps: IdentityDependencies, request: IdentityReques
   return { ...stored, data };
 }
 
-export async function registerCredential(deps: IdentityDependencies, request: IdentityRequest, account: UserAccount, body: Body, ceremony: PendingWebAuthn | null): Promise<WebAuthnAuthenticator> {
+export async function registerCredential(deps: IdentityDependencies, request: IdentityRequest, account: UserAccount, body: v.InferOutput<typeof registrationBody>, ceremony: PendingWebAuthn | null): Promise<WebAuthnAuthenticator> {
   const { authenticators, webauthnCeremonies } = deps;
-  const credential = credentialOf(body);
+  const { credential } = body;
   if (!credential) {
     throw new IdentityInputError([errorItem("required", "credential")]);
   }
@@ -75,7 +92,7 @@ export async function registerCredential(deps: IdentityDependencies, request: Id
   if (!registered || (await authenticators.findByCredentialId(registered.credentialId))) {
     throw new IdentityInputError([errorItem("incorrect_code", "credential")]);
   }
-  const name = stringField(body, "name").trim().slice(0, 255) || (ceremony?.passwordless ? "Passkey" : "Security key");
+  const name = body.name.trim().slice(0, 255) || (ceremony?.passwordless ? "Passkey" : "Security key");
   return (await authenticators.create({ userId: account.id, type: "webauthn", name, credentialId: registered.credentialId, data: registered.data, now: request.now })) as WebAuthnAuthenticator;
 }
 
@@ -102,7 +119,7 @@ export async function addWebAuthn(deps: IdentityDependencies, request: IdentityR
     return conflict("unverified_email");
   }
   await requireRecentAuthenticationForAuthenticators(deps, request, account);
-  const body = await readBody(request.c);
+  const body = await readValidBody(request, registrationBody);
   const ceremony = await takeCeremony(deps, request, "register");
   const authenticator = await registerCredential(deps, request, account, body, ceremony);
   const generated = await ensureRecoveryCodes(deps, account.id, request.now);
@@ -114,31 +131,17 @@ export async function renameWebAuthn(deps: IdentityDependencies, request: Identi
   const { authenticators } = deps;
   const account = requireAccount(request);
   await requireRecentAuthenticationForAuthenticators(deps, request, account);
-  const body = await readBody(request.c);
-  const name = stringField(body, "name").trim();
-  const target = webauthnOf(await ownAuthenticators(deps, account.id)).find((authenticator) => authenticator.number === body.id);
-  const errors: IdentityErrorItem[] = [];
-  if (!target) {
-    errors.push(errorItem(body.id === undefined ? "required" : "invalid_choice", "id"));
-  }
-  if (name === "") {
-    errors.push(errorItem("required", "name"));
-  }
-  throwIfAny(errors);
-  await authenticators.rename((target as WebAuthnAuthenticator).id, name.slice(0, 255));
-  return dataResult(serializeAuthenticator({ ...(target as WebAuthnAuthenticator), name: name.slice(0, 255) }));
+  const { id: target, name } = await readValidBody(request, renameWebAuthnBody(webauthnOf(await ownAuthenticators(deps, account.id))));
+  await authenticators.rename(target.id, name);
+  return dataResult(serializeAuthenticator({ ...target, name }));
 }
 
 export async function deleteWebAuthn(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { authenticators } = deps;
   const account = requireAccount(request);
   await requireRecentAuthenticationForAuthenticators(deps, request, account);
-  const body = await readBody(request.c);
-  const numbers = body.authenticators;
+  const { authenticators: numbers } = await readValidBody(request, deleteWebAuthnBody);
   const own = webauthnOf(await ownAuthenticators(deps, account.id));
-  if (!Array.isArray(numbers) || numbers.length === 0) {
-    throw new IdentityInputError([errorItem("required", "authenticators")]);
-  }
   const targets = numbers.map((number) => own.find((authenticator) => authenticator.number === number));
   if (targets.some((target) => !target)) {
     throw new IdentityInputError([errorItem("invalid_choice", "authenticators")]);
@@ -159,9 +162,7 @@ export async function getWebAuthnLoginOptions(deps: IdentityDependencies, reques
 export async function loginWithWebAuthn(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts, limits } = deps;
   await consumeOr429(deps, "login", { ip: request.ip });
-  const body = await readBody(request.c);
-  const credential = credentialOf(body);
-  throwIfAny(credential ? [] : [errorItem("required", "credential")]);
+  const { credential } = await readValidBody(request, assertionBody);
   if (request.account) {
     throw new IdentityStatusError(409, "Already signed in.");
   }
@@ -199,9 +200,7 @@ export async function authenticateWithWebAuthn(deps: IdentityDependencies, reque
   if (!pending?.userId) {
     return stageNotPendingResult(settings, currentPending(request));
   }
-  const body = await readBody(request.c);
-  const credential = credentialOf(body);
-  throwIfAny(credential ? [] : [errorItem("required", "credential")]);
+  const { credential } = await readValidBody(request, assertionBody);
   const ceremony = await takeCeremony(deps, request, "authenticate");
   await consumeFailedAttempt(deps, request, pending.userId, "credential");
   const authenticator = ceremony?.userId === pending.userId ? await assert(deps, request, credential, ceremony, webauthnOf(await ownAuthenticators(deps, pending.userId)), false) : null;
@@ -222,9 +221,7 @@ export async function getWebAuthnReauthenticateOptions(deps: IdentityDependencie
 export async function reauthenticateWithWebAuthn(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { limits } = deps;
   const account = requireAccount(request);
-  const body = await readBody(request.c);
-  const credential = credentialOf(body);
-  throwIfAny(credential ? [] : [errorItem("required", "credential")]);
+  const { credential } = await readValidBody(request, assertionBody);
   const ceremony = await takeCeremony(deps, request, "reauthenticate");
   await consumeFailedAttempt(deps, request, account.id, "credential");
   const authenticator = ceremony?.userId === account.id ? await assert(deps, request, credential, ceremony, webauthnOf(await ownAuthenticators(deps, account.id)), false) : null;
@@ -238,10 +235,7 @@ export async function reauthenticateWithWebAuthn(deps: IdentityDependencies, req
 
 export async function startPasskeySignup(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   await consumeOr429(deps, "signup", { ip: request.ip });
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  throwIfAny(errors);
+  const { email } = await readValidBody(request, passkeySignupBody);
   return signUp(deps, request, email, null);
 }
 
@@ -264,7 +258,7 @@ export async function finishPasskeySignup(deps: IdentityDependencies, request: I
   if (!account || request.account) {
     throw new IdentityStatusError(409, "No passkey signup is pending in this session.");
   }
-  const body = await readBody(request.c);
+  const body = await readValidBody(request, registrationBody);
   const ceremony = await takeCeremony(deps, request, "signup");
   await registerCredential(deps, request, account, body, ceremony);
   await ensureRecoveryCodes(deps, account.id, request.now);

@@ -1,8 +1,10 @@
+import * as v from "valibot";
 import { isValidEmail, normalizeEmail } from "../email-addresses.ts";
 import { epochSecondsOf, maximumPendingProviderRedirects, type AuthenticationRecord, type PendingProviderRedirect } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, throwIfAny, type IdentityErrorItem } from "../identity-errors.ts";
-import { emailField, readBody, stringField, type IdentityHandler, type IdentityRequest } from "../identity-request.ts";
+import { IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, type IdentityErrorCode } from "../identity-errors.ts";
+import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
+import { emailField, identityBody, readValidBody, requiredTextField, textField } from "../identity-validation.ts";
 import { continueLogin, reportSecurityEvent, sendEmailVerification } from "../login-stages.ts";
 import { currentPending, isRecentlyAuthenticated, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, redirectResult, type IdentityResult } from "../responses.ts";
@@ -152,14 +154,26 @@ export function pendingSignupOf(deps: IdentityDependencies, request: IdentityReq
   return { pending, provider: describeSocialProvider(provider) };
 }
 
+/** The form a page posts to start a redirect; an unknown provider, process or callback URL ends at the error page. */
+export const providerRedirectForm = identityBody({ provider: textField, process: textField, callback_url: textField });
+export const providerSignupBody = identityBody({ email: emailField });
+/** `account` is the uid at the provider, which may be sent as a number. */
+export const disconnectProviderAccountBody = identityBody({
+  provider: requiredTextField,
+  account: v.pipe(
+    v.optional(v.unknown(), ""),
+    v.transform((uid): string => (typeof uid === "number" ? String(uid) : typeof uid === "string" ? uid : "")),
+    v.check((uid) => uid !== "", "required" satisfies IdentityErrorCode),
+  ),
+});
+
 /** `POST auth/provider/redirect`: a form post (top-level navigation), answered with a 302, never JSON. */
 export async function providerRedirect(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { socialProviders } = deps;
-  const form = await request.c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-  const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-  const process = field("process") || "login";
-  const provider = socialProviders.get(field("provider"));
-  const callbackUrl = safeCallbackUrl(deps, field("callback_url"));
+  const form = v.parse(providerRedirectForm, await request.c.req.parseBody().catch(() => ({})));
+  const process = form.process || "login";
+  const provider = socialProviders.get(form.provider);
+  const callbackUrl = safeCallbackUrl(deps, form.callback_url);
   if (!provider || !callbackUrl || (process !== "login" && process !== "connect")) {
     return errorPage(deps, process === "connect" ? "connect" : "login");
   }
@@ -235,10 +249,7 @@ export async function getProviderSignup(deps: IdentityDependencies, request: Ide
 export async function providerSignup(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { settings, accounts, socialAccounts } = deps;
   const { pending, provider } = pendingSignupOf(deps, request);
-  const body = await readBody(request.c);
-  const errors: IdentityErrorItem[] = [];
-  const email = emailField(body, "email", errors);
-  throwIfAny(errors);
+  const { email } = await readValidBody(request, providerSignupBody);
   if (await accounts.isEmailInUse(email)) {
     throw new IdentityInputError([
       {
@@ -279,17 +290,7 @@ export async function disconnectProviderAccount(deps: IdentityDependencies, requ
   if (!(await isRecentlyAuthenticated(deps, request, account))) {
     throw new ReauthenticationRequiredError();
   }
-  const body = await readBody(request.c);
-  const providerId = stringField(body, "provider");
-  const uid = typeof body.account === "number" ? String(body.account) : stringField(body, "account");
-  const errors: IdentityErrorItem[] = [];
-  if (providerId === "") {
-    errors.push(errorItem("required", "provider"));
-  }
-  if (uid === "") {
-    errors.push(errorItem("required", "account"));
-  }
-  throwIfAny(errors);
+  const { provider: providerId, account: uid } = await readValidBody(request, disconnectProviderAccountBody);
   const own = await socialAccounts.listByUser(account.id);
   const target = own.find((candidate) => candidate.provider === providerId && candidate.uid === uid);
   if (!target) {

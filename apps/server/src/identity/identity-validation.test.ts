@@ -1,0 +1,130 @@
+import { Hono } from "hono";
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { loginBody, signupBody } from "./handlers/account-handlers.ts";
+import { markPrimaryEmailAddressBody } from "./handlers/email-handlers.ts";
+import { endSessionsBody } from "./handlers/session-handlers.ts";
+import { IdentityInputError } from "./identity-errors.ts";
+import { identityBody, readValidBody, validateIdentityBody } from "./identity-validation.ts";
+import { disconnectProviderAccountBody } from "./providers/provider-handlers.ts";
+
+async function refusalOf(schema: v.GenericSchema | v.GenericSchemaAsync, body: unknown) {
+  const error: unknown = await validateIdentityBody(schema, body).then(
+    () => null,
+    (refusal: unknown) => refusal,
+  );
+  expect(error).toBeInstanceOf(IdentityInputError);
+  return (error as IdentityInputError).errors;
+}
+
+/** Posts `text` as the body of a request and answers what `readValidBody` read, or the error items it threw. */
+async function readThroughHono(text: string) {
+  const app = new Hono();
+  app.post("/", async (c) => {
+    try {
+      return c.json({ body: await readValidBody({ c }, loginBody) });
+    } catch (error) {
+      if (error instanceof IdentityInputError) return c.json({ errors: error.errors });
+      throw error;
+    }
+  });
+  const response = await app.request("/", { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
+  return (await response.json()) as { body?: unknown; errors?: unknown };
+}
+
+describe("given the identity service's body schemas", () => {
+  it("should read a login body, trimming and lowercasing the e-mail and ignoring fields allauth does not know", async () => {
+    const body = await validateIdentityBody(loginBody, { email: "  Ada@Example.COM ", password: " secret ", remember: true });
+
+    expect(body).toEqual({ email: "ada@example.com", password: " secret " });
+  });
+
+  it("should list a missing e-mail and a blank password together, in field order, with allauth's messages", async () => {
+    const errors = await refusalOf(loginBody, { email: "   ", password: "" });
+
+    expect(errors).toEqual([
+      { message: "This field is required.", code: "required", param: "email" },
+      { message: "This field is required.", code: "required", param: "password" },
+    ]);
+  });
+
+  it("should say invalid, and only invalid, of an address that is not one", async () => {
+    const errors = await refusalOf(loginBody, { email: "not an address", password: "x" });
+
+    expect(errors).toEqual([{ message: "Enter a valid email address.", code: "invalid", param: "email" }]);
+  });
+
+  it("should read a field that is not text as empty", async () => {
+    const errors = await refusalOf(loginBody, { email: 42, password: ["secret"] });
+
+    expect(errors.map((error) => [error.code, error.param])).toEqual([
+      ["required", "email"],
+      ["required", "password"],
+    ]);
+  });
+
+  it("should list every rule a new password breaks", async () => {
+    const errors = await refusalOf(signupBody, { email: "ada@example.com", password: "1234" });
+
+    expect(errors.map((error) => [error.code, error.param])).toEqual([
+      ["password_too_short", "password"],
+      ["password_too_common", "password"],
+      ["password_entirely_numeric", "password"],
+    ]);
+  });
+
+  it("should ask for a list of session numbers, and refuse a list with anything else in it", async () => {
+    expect((await refusalOf(endSessionsBody, {})).map((error) => [error.code, error.param])).toEqual([["required", "sessions"]]);
+    expect((await refusalOf(endSessionsBody, { sessions: [] })).map((error) => [error.code, error.param])).toEqual([["required", "sessions"]]);
+    expect((await refusalOf(endSessionsBody, { sessions: [1, "2"] })).map((error) => [error.code, error.param])).toEqual([["invalid_choice", "sessions"]]);
+    expect(await validateIdentityBody(endSessionsBody, { sessions: [1, 2] })).toEqual({ sessions: [1, 2] });
+  });
+
+  it("should name an unknown address and a missing primary flag together when changing the primary address", async () => {
+    const schema = markPrimaryEmailAddressBody([{ email: "ada@example.com", verified: true, primary: false }]);
+
+    expect((await refusalOf(schema, { email: "bob@example.com" })).map((error) => [error.code, error.param])).toEqual([
+      ["unknown_email", "email"],
+      ["required", "primary"],
+    ]);
+    expect(await validateIdentityBody(schema, { email: " ADA@example.com", primary: true })).toEqual({
+      email: { email: "ada@example.com", verified: true, primary: false },
+      primary: true,
+    });
+  });
+
+  it("should take a third-party account's uid as text or as a number", async () => {
+    expect(await validateIdentityBody(disconnectProviderAccountBody, { provider: "google", account: 1234 })).toEqual({ provider: "google", account: "1234" });
+    expect((await refusalOf(disconnectProviderAccountBody, { account: null })).map((error) => [error.code, error.param])).toEqual([
+      ["required", "provider"],
+      ["required", "account"],
+    ]);
+  });
+
+  it("should name the schema as the bug when a check's message is not an allauth error code", async () => {
+    const schema = identityBody({ name: v.pipe(v.string(), v.minLength(3, "too short")) });
+
+    await expect(validateIdentityBody(schema, { name: "x" })).rejects.toThrow(/"too short", which is not an allauth error code/);
+  });
+});
+
+describe("given a request body read by readValidBody", () => {
+  it("should answer invalid_json, without a param, for a body that is not JSON", async () => {
+    expect(await readThroughHono("{email:")).toEqual({ errors: [{ message: "The request body must be a JSON object.", code: "invalid_json" }] });
+  });
+
+  it("should read an empty body, null and a JSON array as an empty object", async () => {
+    for (const text of ["", "  ", "null", "[1, 2]"]) {
+      expect(await readThroughHono(text)).toEqual({
+        errors: [
+          { message: "This field is required.", code: "required", param: "email" },
+          { message: "This field is required.", code: "required", param: "password" },
+        ],
+      });
+    }
+  });
+
+  it("should hand the handler the validated body", async () => {
+    expect(await readThroughHono('{"email":"Ada@example.com","password":"secret"}')).toEqual({ body: { email: "ada@example.com", password: "secret" } });
+  });
+});
