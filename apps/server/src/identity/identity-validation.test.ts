@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { loginBody, signupBody } from "./handlers/account-handlers.ts";
 import { markPrimaryEmailAddressBody } from "./handlers/email-handlers.ts";
 import { endSessionsBody } from "./handlers/session-handlers.ts";
 import { IdentityInputError } from "./identity-errors.ts";
 import { identityBody, readValidBody, validateIdentityBody } from "./identity-validation.ts";
 import { disconnectProviderAccountBody } from "./providers/provider-handlers.ts";
+import { createIdentityTestClient } from "./testing/identity-test-client.ts";
+import { createIdentityTestApp } from "./testing/test-app.ts";
 
 async function refusalOf(schema: v.GenericSchema | v.GenericSchemaAsync, body: unknown) {
   const error: unknown = await validateIdentityBody(schema, body).then(
@@ -126,5 +129,32 @@ describe("given a request body read by readValidBody", () => {
 
   it("should hand the handler the validated body", async () => {
     expect(await readThroughHono('{"email":"Ada@example.com","password":"secret"}')).toEqual({ body: { email: "ada@example.com", password: "secret" } });
+  });
+});
+
+describe.each(testDatabaseEngines)("given the identity service on %s and a body it would refuse", (engine) => {
+  let testDatabase: TestDatabase;
+  const clock = () => new Date("2026-03-01T10:00:00.000Z");
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should answer an anonymous visitor 401, not 400, because the session is checked before the body", async () => {
+    const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }));
+
+    const response = await browser.post("/account/email", { email: "" });
+
+    expect(response.status).toBe(401);
+  });
+
+  it("should answer 409, not 400, when no sign-in code is pending", async () => {
+    const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock }));
+
+    const response = await browser.post("/auth/code/confirm", {});
+
+    expect(response.status).toBe(409);
   });
 });
