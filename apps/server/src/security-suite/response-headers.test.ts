@@ -98,7 +98,9 @@ describe("given the whole server and every route of the matrix, as each role", (
     }
     problems.push(...listCookieProblems(cookies, { secure: false }));
     expect(problems).toEqual([]);
-    expect(new Set(cookies.map((cookie) => cookie.name))).toEqual(new Set(["sessionid", "csrftoken", "atelier_signed_in"]));
+    // learner_id appears only as cleared: a sign-in takes the anonymous learner's progress into the account.
+    expect(new Set(cookies.map((cookie) => cookie.name))).toEqual(new Set(["sessionid", "csrftoken", "atelier_signed_in", "learner_id"]));
+    expect(cookies.filter((cookie) => cookie.name === "learner_id").every((cookie) => cookie.deletes)).toBe(true);
   });
 
   it.each<[string, string, (resources: SecurityResources) => RouteRequest, "private" | "shared"]>([
