@@ -18,10 +18,11 @@ export type SessionCard = {
   context: { before: ContextLine | null; after: ContextLine | null };
 };
 
-type Tables = DatabaseSchema & { p: DatabaseSchema["subtitle_pair"]; sp: DatabaseSchema["study_progress"] };
+type NeighbourColumns = { before_english: string | null; before_swedish: string | null; after_english: string | null; after_swedish: string | null };
+type Tables = DatabaseSchema & { p: DatabaseSchema["subtitle_pair"] & NeighbourColumns; sp: DatabaseSchema["study_progress"] };
 
-/** Which pairs this call may look at: the group's, within the window, less the learner's hidden ones. */
-type Scope = { learnerKey: string; groupId: string; firstPosition: number | null; lastPosition: number | null };
+/** Which pairs this call may look at: the group's, between two positions, less the learner's hidden ones. */
+type Scope = { learnerKey: string; groupId: string; firstPosition: number; lastPosition: number };
 
 function isNotHidden(learnerKey: string, pairId: Expression<string>) {
   return sql<SqlBool>`not exists (select 1 from study_hidden_pair where study_hidden_pair.learner_key = ${learnerKey} and study_hidden_pair.pair_id = ${pairId})`;
@@ -75,51 +76,111 @@ async function positionOfStudiedPair(database: Executor, learnerKey: string, gro
 
 /** The window as group positions, clamped as the engine's `clampSessionWindow` does; null when nothing is left. */
 async function windowScope(database: Executor, learnerKey: string, groupId: string, window: SessionSelection["window"]): Promise<Scope | null> {
-  const scope: Scope = { learnerKey, groupId, firstPosition: null, lastPosition: null };
-  if (window.startIndex === 1 && window.endIndex === null) return scope;
-  const lastPosition = await positionOfStudiedPair(database, learnerKey, groupId, window.endIndex);
+  const [firstPosition, lastPosition] = await Promise.all([
+    positionOfStudiedPair(database, learnerKey, groupId, window.startIndex),
+    positionOfStudiedPair(database, learnerKey, groupId, window.endIndex),
+  ]);
   if (lastPosition === undefined) return null;
-  const firstPosition = window.startIndex === 1 ? null : await positionOfStudiedPair(database, learnerKey, groupId, window.startIndex);
-  return { ...scope, firstPosition: firstPosition === undefined || firstPosition === null ? null : Math.min(firstPosition, lastPosition), lastPosition };
+  return { learnerKey, groupId, firstPosition: Math.min(firstPosition ?? lastPosition, lastPosition), lastPosition };
 }
 
-/**
- * The candidates: from the group's pairs in position order (index `group_id, position`), each with its record if
- * any, when new cards (no record) may be chosen; otherwise from the learner's records of the group (index
- * `learner_key, group_id, box, due_at`), which are fewer.
- */
-function candidates(database: Executor, scope: Scope, drivenBy: "pairs" | "records") {
-  const fromPairs = database
+/** The group position of the studied pair just before or after `position`, if any. */
+async function neighbourPosition(database: Executor, scope: Scope, position: number, direction: "before" | "after"): Promise<number | undefined> {
+  const row = await database
     .selectFrom("subtitle_pair as p")
-    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", scope.learnerKey));
-  const fromRecords = database
-    .selectFrom("study_progress as sp")
-    .innerJoin("subtitle_pair as p", "p.id", "sp.pair_id")
-    .where("sp.learner_key", "=", scope.learnerKey)
-    .where("sp.group_id", "=", scope.groupId);
-  let query = (drivenBy === "pairs" ? fromPairs : fromRecords) as unknown as SelectQueryBuilder<Tables, "p" | "sp", object>;
-  query = query.where("p.group_id", "=", scope.groupId).where((expression) => isNotHidden(scope.learnerKey, expression.ref("p.id")));
-  if (scope.firstPosition !== null) query = query.where("p.position", ">=", scope.firstPosition);
-  if (scope.lastPosition !== null) query = query.where("p.position", "<=", scope.lastPosition);
-  return query;
+    .select("p.position")
+    .where("p.group_id", "=", scope.groupId)
+    .where("p.position", direction === "before" ? "<" : ">", position)
+    .where((expression) => isNotHidden(scope.learnerKey, expression.ref("p.id")))
+    .orderBy("p.position", direction === "before" ? "desc" : "asc")
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.position);
+}
+
+/** Where the candidates' context lines come from: window functions over every studied pair, or a lookup per chosen card. */
+type ContextSource = "every-pair" | "per-card";
+
+/**
+ * The candidates between `from` and `to` (group positions): from the group's pairs in position order (index
+ * `group_id, position`), each with its record if any, when new cards (no record) may be chosen; otherwise from the
+ * learner's records of the group (index `learner_key, group_id, box, due_at`), which are fewer.
+ */
+async function candidates(database: Executor, scope: Scope, drivenBy: "pairs" | "records", from: number, to: number, context: ContextSource) {
+  let studiedPairs = database
+    .selectFrom("subtitle_pair as q")
+    .select(["q.id", "q.group_id", "q.position", "q.english", "q.swedish", "q.confidence"])
+    .where("q.group_id", "=", scope.groupId)
+    .where((expression) => isNotHidden(scope.learnerKey, expression.ref("q.id")));
+  if (context === "every-pair") {
+    // The neighbours of the first and last candidate lie just outside the range.
+    const [before, after] = await Promise.all([neighbourPosition(database, scope, from, "before"), neighbourPosition(database, scope, to, "after")]);
+    studiedPairs = studiedPairs.where("q.position", ">=", before ?? from).where("q.position", "<=", after ?? to);
+  } else {
+    studiedPairs = studiedPairs.where("q.position", ">=", from).where("q.position", "<=", to);
+  }
+  const pairs = studiedPairs
+    .select([
+      sql<string | null>`lag(q.english) over (order by q.position)`.as("before_english"),
+      sql<string | null>`lag(q.swedish) over (order by q.position)`.as("before_swedish"),
+      sql<string | null>`lead(q.english) over (order by q.position)`.as("after_english"),
+      sql<string | null>`lead(q.swedish) over (order by q.position)`.as("after_swedish"),
+    ])
+    .as("p");
+  const query =
+    drivenBy === "pairs"
+      ? database
+          .selectFrom(context === "every-pair" ? pairs : database.selectFrom("subtitle_pair as q").selectAll("q").where("q.group_id", "=", scope.groupId).as("p"))
+          .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", scope.learnerKey))
+      : // A record's group is its pair's: the pair is reached by its key, not by a walk along the group's positions, which
+        // PostgreSQL chose once per record without statistics (two seconds for 5,000 records).
+        database
+          .selectFrom("study_progress as sp")
+          .innerJoin(context === "every-pair" ? pairs : database.selectFrom("subtitle_pair as q").selectAll("q").as("p"), "p.id", "sp.pair_id")
+          .where("sp.learner_key", "=", scope.learnerKey)
+          .where("sp.group_id", "=", scope.groupId);
+  let chosen = query as unknown as SelectQueryBuilder<Tables, "p" | "sp", object>;
+  chosen = chosen.where("p.position", ">=", from).where("p.position", "<=", to);
+  if (context === "per-card") chosen = chosen.where((expression) => isNotHidden(scope.learnerKey, expression.ref("p.id")));
+  return chosen;
 }
 
 type SortKeys = { position: number; urgency: number; box: number };
+type CardRow = { id: string; english: string; swedish: string; confidence: number; box: number } & NeighbourColumns;
 
-/** Runs one ordered, limited selection and fetches each chosen card's neighbours among the learner's studied pairs. */
-async function selectWithContext(
+function toSessionCard(row: CardRow): SessionCard {
+  return {
+    id: row.id,
+    english: row.english,
+    swedish: row.swedish,
+    current_box: Number(row.box) as BoxNumber,
+    confidence: Number(row.confidence),
+    context: {
+      before: row.before_english === null ? null : { english: row.before_english, swedish: row.before_swedish ?? "" },
+      after: row.after_english === null ? null : { english: row.after_english, swedish: row.after_swedish ?? "" },
+    },
+  };
+}
+
+/** Runs one ordered, limited selection; with `per-card` context, looks up each chosen card's studied neighbours. */
+async function selectInOrder(
   database: Executor,
   scope: Scope,
   chosen: SelectQueryBuilder<Tables, "p" | "sp", object>,
   order: readonly (keyof SortKeys)[],
   dueAtOrBefore: string,
   limit: number | null,
+  context: ContextSource,
 ): Promise<SessionCard[]> {
   let ordered = chosen
     .select(["p.id as id", "p.position as position", "p.english as english", "p.swedish as swedish", "p.confidence as confidence"])
     .select([currentBox.as("box"), needsPracticeNow(dueAtOrBefore).as("urgency")]);
   for (const key of order) ordered = ordered.orderBy(key === "position" ? "p.position" : key);
   if (limit !== null) ordered = ordered.limit(limit);
+  if (context === "every-pair") {
+    const rows = await ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]).execute();
+    return rows.map(toSessionCard);
+  }
   const neighbour = (direction: "before" | "after") =>
     sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${scope.groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHidden(scope.learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
   let withNeighbours = database
@@ -144,18 +205,29 @@ async function selectWithContext(
       "after.swedish as after_swedish",
     ]);
   for (const key of order) withNeighbours = withNeighbours.orderBy(`card.${key}`);
-  const rows = await withNeighbours.execute();
-  return rows.map((row) => ({
-    id: row.id,
-    english: row.english,
-    swedish: row.swedish,
-    current_box: Number(row.box) as BoxNumber,
-    confidence: Number(row.confidence),
-    context: {
-      before: row.before_english === null ? null : { english: row.before_english, swedish: row.before_swedish ?? "" },
-      after: row.after_english === null ? null : { english: row.after_english, swedish: row.after_swedish ?? "" },
-    },
-  }));
+  return (await withNeighbours.execute()).map(toSessionCard);
+}
+
+// A short session stops early: the walk reads growing slices of the group, never the whole of it for 20 cards.
+const firstSliceOfPositions = 128;
+
+/**
+ * The first `limit` candidates in group order that pass `filter`, read slice by slice along the group's positions.
+ * Position order is spelt out this way because no planner can tell how many pairs a range filter keeps: PostgreSQL,
+ * guessing one, sorted the whole group for 20 cards.
+ */
+async function walkInPositionOrder(database: Executor, scope: Scope, filter: Expression<SqlBool>, dueAtOrBefore: string, limit: number): Promise<SessionCard[]> {
+  const cards: SessionCard[] = [];
+  let from = scope.firstPosition;
+  let span = firstSliceOfPositions;
+  while (from <= scope.lastPosition && cards.length < limit) {
+    const to = Math.min(from + span - 1, scope.lastPosition);
+    const slice = (await candidates(database, scope, "pairs", from, to, "per-card")).where(filter);
+    cards.push(...(await selectInOrder(database, scope, slice, ["position"], dueAtOrBefore, limit - cards.length, "per-card")));
+    from = to + 1;
+    span *= 4;
+  }
+  return cards;
 }
 
 /**
@@ -164,8 +236,8 @@ async function selectWithContext(
  * each with the studied pair before and after it as context.
  *
  * Test order runs in two steps so a short session stops early: the cards that need practice now in box 1 (new
- * cards and due box-1 cards) come first and are read in position order until the limit; only if too few, the rest
- * comes from the learner's own records, which are far fewer than the group's pairs.
+ * cards and due box-1 cards) come first, walked in position order until the limit; only if too few, the rest comes
+ * from the learner's own records, which are far fewer than the group's pairs.
  *
  * @example
  * const cards = await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock()));
@@ -173,23 +245,26 @@ async function selectWithContext(
 export async function selectSessionCardsInDatabase(database: Executor, learnerKey: string, groupId: string, selection: SessionSelection): Promise<SessionCard[]> {
   const scope = await windowScope(database, learnerKey, groupId, selection.window);
   if (scope === null || selection.limit === 0) return [];
+  const { dueAtOrBefore } = selection;
+  const context: ContextSource = selection.limit === null ? "every-pair" : "per-card";
   const inRange = isInLearningStates(selection.learningStates);
   const drivenBy = selection.learningStates.includes("new") ? "pairs" : "records";
+  const inPositionOrder = async (filter: Expression<SqlBool>, limit: number | null) =>
+    drivenBy === "pairs" && limit !== null
+      ? walkInPositionOrder(database, scope, filter, dueAtOrBefore, limit)
+      : selectInOrder(database, scope, (await candidates(database, scope, drivenBy, scope.firstPosition, scope.lastPosition, context)).where(filter), ["position"], dueAtOrBefore, limit, context);
   const [firstKey] = selection.order;
   switch (firstKey) {
     case "position":
-      return selectWithContext(database, scope, candidates(database, scope, drivenBy).where(inRange), ["position"], selection.dueAtOrBefore, selection.limit);
+      return inPositionOrder(inRange, selection.limit);
     case "needs-practice-now": {
-      const needsPracticeInFirstBox = sql<SqlBool>`(${needsPracticeNow(selection.dueAtOrBefore)} = 0 and ${currentBox} = ${FIRST_BOX})`;
-      const first =
-        drivenBy === "pairs"
-          ? await selectWithContext(database, scope, candidates(database, scope, "pairs").where(inRange).where(needsPracticeInFirstBox), ["position"], selection.dueAtOrBefore, selection.limit)
-          : [];
+      const needsPracticeInFirstBox = sql<SqlBool>`(${needsPracticeNow(dueAtOrBefore)} = 0 and ${currentBox} = ${FIRST_BOX})`;
+      const first = drivenBy === "pairs" ? await inPositionOrder(sql<SqlBool>`(${inRange} and ${needsPracticeInFirstBox})`, selection.limit) : [];
       const remaining = selection.limit === null ? null : selection.limit - first.length;
       if (remaining === 0) return first;
-      let rest = candidates(database, scope, "records").where(inRange);
+      let rest = (await candidates(database, scope, "records", scope.firstPosition, scope.lastPosition, context)).where(inRange);
       if (drivenBy === "pairs") rest = rest.where(sql<SqlBool>`not ${needsPracticeInFirstBox}`);
-      return [...first, ...(await selectWithContext(database, scope, rest, ["urgency", "box", "position"], selection.dueAtOrBefore, remaining))];
+      return [...first, ...(await selectInOrder(database, scope, rest, ["urgency", "box", "position"], dueAtOrBefore, remaining, context))];
     }
     default:
       return firstKey satisfies never;
