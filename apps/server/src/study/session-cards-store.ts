@@ -57,31 +57,30 @@ function needsPracticeNow(dueAtOrBefore: string) {
 const currentBox = sql<number>`coalesce(sp.box, ${FIRST_BOX})`;
 
 /**
- * The group position of the learner's `index`-th studied pair (1-based; hidden pairs left out), or of the last one
- * when `index` is null or past the end; undefined for a group with nothing to study.
+ * The window as group positions, clamped as the engine's `clampSessionWindow` does (an index past the end means the
+ * last studied pair; a start past the end is capped at the end); null when the learner has nothing to study here.
  */
-async function positionOfStudiedPair(database: Executor, learnerKey: string, groupId: string, index: number | null): Promise<number | undefined> {
-  const studiedPairs = database
-    .selectFrom("subtitle_pair as p")
-    .select("p.position")
-    .where("p.group_id", "=", groupId)
-    .where((expression) => isNotHidden(learnerKey, expression.ref("p.id")));
-  if (index !== null) {
-    const row = await studiedPairs.orderBy("p.position").limit(1).offset(index - 1).executeTakeFirst();
-    if (row !== undefined) return Number(row.position);
-  }
-  const last = await studiedPairs.orderBy("p.position", "desc").limit(1).executeTakeFirst();
-  return last === undefined ? undefined : Number(last.position);
-}
-
-/** The window as group positions, clamped as the engine's `clampSessionWindow` does; null when nothing is left. */
 async function windowScope(database: Executor, learnerKey: string, groupId: string, window: SessionSelection["window"]): Promise<Scope | null> {
-  const [firstPosition, lastPosition] = await Promise.all([
-    positionOfStudiedPair(database, learnerKey, groupId, window.startIndex),
-    positionOfStudiedPair(database, learnerKey, groupId, window.endIndex),
-  ]);
-  if (lastPosition === undefined) return null;
-  return { learnerKey, groupId, firstPosition: Math.min(firstPosition ?? lastPosition, lastPosition), lastPosition };
+  // The position of the `index`-th studied pair (1-based, hidden pairs left out), or of the last one for null.
+  const positionOfStudiedPair = (index: number | null) => {
+    const studiedPairs = database
+      .selectFrom("subtitle_pair as p")
+      .select("p.position")
+      .where("p.group_id", "=", groupId)
+      .where((expression) => isNotHidden(learnerKey, expression.ref("p.id")));
+    return index === null ? studiedPairs.orderBy("p.position", "desc").limit(1) : studiedPairs.orderBy("p.position").limit(1).offset(index - 1);
+  };
+  // One statement, one round trip: both ends of the window and the last studied pair.
+  const bounds = await database
+    .selectNoFrom([
+      positionOfStudiedPair(window.startIndex).$asScalar().as("start_position"),
+      positionOfStudiedPair(window.endIndex).$asScalar().as("end_position"),
+      positionOfStudiedPair(null).$asScalar().as("last_position"),
+    ])
+    .executeTakeFirstOrThrow();
+  if (bounds.last_position === null) return null;
+  const lastPosition = Number(bounds.end_position ?? bounds.last_position);
+  return { learnerKey, groupId, firstPosition: Math.min(Number(bounds.start_position ?? lastPosition), lastPosition), lastPosition };
 }
 
 /** The group position of the studied pair just before or after `position`, if any. */
