@@ -229,7 +229,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       const second = await visitor.get(`/api/subtitle-groups/${group.id}/pairs/`);
       expect(second.headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
       const pairId = second.body.pairs[0].id;
-      expect((await visitor.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true })).body).toEqual({ pair: { id: pairId, current_box: 2 }, memorized: 0, anonymous_limit_reached: false });
+      expect((await visitor.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true })).body).toEqual({ pair: { id: pairId, current_box: 2 }, memorized: 0, anonymous_limit_reached: false, learning_state: { before: "new", after: "in-progress" } });
       expect((await visitor.get(`/api/subtitle-groups/${group.id}/pairs/`)).body.pairs[0].current_box).toBe(2);
       expect((await owner.get(`/api/subtitle-groups/${group.id}/pairs/`)).body.pairs[0].current_box).toBe(1);
       expect((await owner.get(`/api/subtitle-groups/`)).headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
@@ -341,7 +341,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       for (const pair of pairs.slice(0, 4)) await memorize(visitor, pair.id);
       for (let answer = 0; answer < 3; answer += 1) await visitor.post(`/api/subtitle-pairs/${pairs[4]?.id}/rate/`, { is_correct: true });
       const fifth = await visitor.post(`/api/subtitle-pairs/${pairs[4]?.id}/rate/`, { is_correct: true });
-      expect(fifth.body).toEqual({ pair: { id: pairs[4]?.id, current_box: 5 }, memorized: 5, anonymous_limit_reached: true });
+      expect(fifth.body).toEqual({ pair: { id: pairs[4]?.id, current_box: 5 }, memorized: 5, anonymous_limit_reached: true, learning_state: { before: "in-progress", after: "memorized" } });
       const before = await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
       expect(before.body).toMatchObject({ memorized: 5, anonymous_limit_reached: true });
 
