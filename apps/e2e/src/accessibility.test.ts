@@ -114,7 +114,8 @@ describe.each(["light", "dark"] as const)("given the %s theme and a state reache
     const page = await context.newPage();
     try {
       const violations: string[] = [];
-      await page.goto(`${testbed.server.origin}/paintings`);
+      // The login modal lives in the app (content pages are prerendered without React and link to the login page).
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Continue with email" }).waitFor();

@@ -101,7 +101,8 @@ describe("given the login modal", () => {
     const email = uniqueEmail("modal");
     await withPage((page) => signUpAndVerify(page, testbed.server.origin, email));
     await withPage(async (page) => {
-      await page.goto(`${testbed.server.origin}/paintings`);
+      // The modal lives in the app's pages; content pages link to the login page instead.
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
       const dialog = page.getByRole("dialog");
@@ -129,7 +130,7 @@ describe("given the login modal", () => {
       await dialog.getByLabel("Password").fill(strongPassword);
       await Promise.all([page.waitForEvent("load"), submit.click()]);
       await waitForHydration(page);
-      expect(page.url()).toBe(`${testbed.server.origin}/paintings`);
+      expect(page.url()).toBe(`${testbed.server.origin}/pricing`);
       await page.locator(".site-header__account").getByRole("button", { name: email }).waitFor();
     });
   });

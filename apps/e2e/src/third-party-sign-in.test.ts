@@ -63,7 +63,7 @@ describe("given the local OpenID provider", () => {
       await page.locator("main").getByRole("button", { name: "Logout" }).click();
       await page.waitForURL(`${testbed.server.origin}/`);
 
-      await page.goto(`${testbed.server.origin}/paintings`);
+      await page.goto(`${testbed.server.origin}/pricing`);
       await waitForHydration(page);
       await page.locator(".site-header__account").getByRole("button", { name: "Log in" }).click();
       await page.getByRole("dialog").getByRole("button", { name: providerButton }).click();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
+import { lazy, Suspense, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
 import { themeInitializationScript } from "@atelier/ui";
 import "@atelier/ui/styles.css";
@@ -16,6 +16,8 @@ import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
 import { atelierAuthRoutes } from "./lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
+import { SiteShellContext, SiteShellDecisionContext, useMatchedSiteShell, type SiteShellDecision } from "./site-shell/use-site-shell.ts";
+import siteShellScriptUrl from "./site-shell/site-shell.js?url&no-inline";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
 // The two dialogs (and Radix's dialog with them) are loaded the first time they open: most visitors never open them,
@@ -59,8 +61,22 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
   return target === null ? null : preferStrongestSecondFactor(target, context.response);
 };
 
+/** After the page: React's scripts, or on a prerendered content page only the plain site shell (issue 16). */
+function DocumentScripts({ decision }: { decision: SiteShellDecision }) {
+  return decision.shell === "static" ? (
+    <script type="module" src={siteShellScriptUrl} data-site-shell="" />
+  ) : (
+    <>
+      <ScrollRestoration />
+      <Scripts />
+    </>
+  );
+}
+
 export function Layout({ children }: { children: ReactNode }) {
+  const decision = useRef<SiteShellDecision>({ shell: "app" }).current;
   return (
+    <SiteShellDecisionContext.Provider value={decision}>
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
@@ -74,10 +90,10 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <DocumentScripts decision={decision} />
       </body>
     </html>
+    </SiteShellDecisionContext.Provider>
   );
 }
 
@@ -104,7 +120,12 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  const shell = useMatchedSiteShell();
+  // Rendered before the Layout's scripts in the same server render: they follow this page's decision.
+  const decision = useContext(SiteShellDecisionContext);
+  if (shell === "static") decision.shell = "static";
   return (
+    <SiteShellContext.Provider value={shell}>
     // gate="none": prerendered public pages show their content at once; only account screens wait for the status.
     <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
       <AuthChangeRedirector routes={atelierAuthRoutes} resolveRedirect={resolveRedirectOutsideTheLoginModal} />
@@ -113,6 +134,7 @@ export default function App() {
       </SiteFrame>
       <DeferredDialogs />
     </AuthProvider>
+    </SiteShellContext.Provider>
   );
 }
 

@@ -8,16 +8,26 @@ export interface ThirdPartyEmbedGateProps {
   width: number;
   height: number;
   children: () => ReactNode;
+  /** What a prerendered content page's site-shell.js creates on the click instead of `children` (no React there). */
+  staticEmbed?: { kind: "facebook-page"; pageUrl: string };
 }
 
 /**
  * Shows a placeholder of the embed's exact size; the third-party content (and the request that sends visitor data to
  * its provider) is only created after the visitor asks for it.
  */
-export function ThirdPartyEmbedGate({ providerName, buttonLabel, width, height, children }: ThirdPartyEmbedGateProps) {
+export function ThirdPartyEmbedGate({ providerName, buttonLabel, width, height, children, staticEmbed }: ThirdPartyEmbedGateProps) {
   const [state, setState] = useState<"waiting" | "loaded">("waiting");
   return (
-    <div className="embed-gate" data-state={state} style={{ maxWidth: width, aspectRatio: `${width} / ${height}` }}>
+    <div
+      className="embed-gate"
+      data-state={state}
+      data-embed={staticEmbed?.kind}
+      data-page-url={staticEmbed?.pageUrl}
+      data-width={staticEmbed ? width : undefined}
+      data-height={staticEmbed ? height : undefined}
+      style={{ maxWidth: width, aspectRatio: `${width} / ${height}` }}
+    >
       {state === "loaded" ? (
         children()
       ) : (

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { Button } from "@atelier/ui";
+import { Button, ButtonLink } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
+import { useSiteShell } from "../site-shell/use-site-shell.ts";
 
 /** Log in when signed out; the user menu (Dashboard, Flashcards, Settings, Sign out) when signed in (spec 2.1, issue 13). */
 export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
@@ -13,6 +14,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   const menuId = useId();
   const containerRef = useRef<HTMLDivElement>(null);
   const location = useLocation();
+  const shell = useSiteShell();
 
   useEffect(() => setMenuState("closed"), [location.pathname]);
   useEffect(() => {
@@ -28,6 +30,22 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
       document.removeEventListener("keydown", closeOnEscape);
     };
   }, [menuState]);
+
+  if (shell === "static") {
+    // A prerendered content page has no React: 'Log in' is a full page load into the app, and site-shell.js puts the
+    // user menu in its place when this browser is signed in.
+    return (
+      <ButtonLink
+        href={`/account/login?next=${encodeURIComponent(location.pathname)}`}
+        variant="ghost"
+        size="small"
+        className={placement === "header" ? "site-header__login" : undefined}
+        data-shell-login=""
+      >
+        Log in
+      </ButtonLink>
+    );
+  }
 
   if (!isAuthenticated) {
     return (

@@ -2,9 +2,13 @@ import { artistProfile } from "@atelier/catalogue";
 import { FacebookPageTimeline } from "../components/FacebookPageTimeline.tsx";
 import { ThirdPartyEmbedGate } from "../components/ThirdPartyEmbedGate.tsx";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
 
 const TIMELINE_WIDTH = 500;
 const TIMELINE_HEIGHT = 700;
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({
@@ -18,7 +22,7 @@ export default function EventsPage() {
     <div className="page page--narrow">
       <h1>Events</h1>
       <p className="page-subtitle">You are warmly invited to the upcoming exhibitions: come and see the paintings in person.</p>
-      <ThirdPartyEmbedGate providerName="Facebook" buttonLabel="Show the events timeline" width={TIMELINE_WIDTH} height={TIMELINE_HEIGHT}>
+      <ThirdPartyEmbedGate providerName="Facebook" buttonLabel="Show the events timeline" width={TIMELINE_WIDTH} height={TIMELINE_HEIGHT} staticEmbed={{ kind: "facebook-page", pageUrl: artistProfile.eventsPageUrl }}>
         {() => <FacebookPageTimeline pageUrl={artistProfile.eventsPageUrl} width={TIMELINE_WIDTH} height={TIMELINE_HEIGHT} />}
       </ThirdPartyEmbedGate>
       <p className="events-fallback">

@@ -1,6 +1,10 @@
 import { Card, CardBody, CardMedia, CardTitle } from "@atelier/ui";
 import { artistProfile, expositions } from "@atelier/catalogue";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({

@@ -3,6 +3,10 @@ import { Badge, ButtonLink } from "@atelier/ui";
 import { artistProfile, findPaintingById, isPaintingSold, landingPaintings, type Painting } from "@atelier/catalogue";
 import { PaintingPicture } from "../components/PaintingPicture.tsx";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({

@@ -1,5 +1,9 @@
 import { artistProfile, COPYRIGHT_YEAR } from "@atelier/catalogue";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({

@@ -7,6 +7,10 @@ import { PaintingPicture } from "../components/PaintingPicture.tsx";
 import { findPaintingForPath } from "../lib/painting-from-path.ts";
 import { createPageMeta, SITE_ORIGIN } from "../lib/site-meta.ts";
 import NotFoundPage from "./not-found.tsx";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = ({ location }: Route.MetaArgs) => {
   const painting = findPaintingForPath(location.pathname);

@@ -4,6 +4,10 @@ import { catalogueFooterNotes, createItemListStructuredData, isPaintingSold, pai
 import { PaintingPicture } from "../components/PaintingPicture.tsx";
 import { PaintingPrice } from "../components/PaintingPrice.tsx";
 import { createPageMeta, SITE_ORIGIN } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({

@@ -1,6 +1,10 @@
 import { Link } from "react-router";
 import { artistProfile } from "@atelier/catalogue";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { staticShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: see site-shell/use-site-shell.ts. */
+export const handle = staticShellHandle;
 
 export const meta = () =>
   createPageMeta({

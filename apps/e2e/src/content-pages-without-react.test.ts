@@ -1,0 +1,70 @@
+import type { Request } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useBrowserTestbed } from "./support/browser-testbed.ts";
+import { signUpAndVerify, uniqueEmail, waitForHydration } from "./support/accounts.ts";
+
+const testbed = useBrowserTestbed();
+const contentPages = ["/", "/paintings", "/janus-unmasked", "/about", "/events", "/expositions", "/privacy-policy", "/Licence"];
+
+describe("given the portfolio's content pages, prerendered without React (issue 16)", () => {
+  it("should load only the site shell's script on each, and still switch the theme and open the mobile menu", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    try {
+      for (const path of contentPages) {
+        const scripts: string[] = [];
+        const collect = (request: Request) => {
+          if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+        };
+        page.on("request", collect);
+        await page.goto(`${testbed.server.origin}${path}`);
+        await waitForHydration(page);
+        page.off("request", collect);
+        expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/site-shell-[\w-]+\.js$/)]);
+      }
+
+      await page.goto(`${testbed.server.origin}/about`);
+      await waitForHydration(page);
+      const themeBefore = await page.evaluate(() => document.documentElement.dataset.theme);
+      await page.locator(".atelier-theme-toggle").click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(themeBefore);
+      await page.reload();
+      await waitForHydration(page);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).not.toBe(themeBefore);
+
+      await page.getByRole("button", { name: "Open menu" }).click();
+      const mobileMenu = page.getByRole("navigation", { name: "Mobile" });
+      await mobileMenu.getByRole("link", { name: "Expositions" }).waitFor();
+      await page.keyboard.press("Escape");
+      await mobileMenu.waitFor({ state: "hidden" });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("should show a signed-in visitor's menu, and go into the app for Log in and Sign out", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${testbed.server.origin}/paintings`);
+      await waitForHydration(page);
+      await page.locator(".site-header__account").getByRole("link", { name: "Log in" }).click();
+      await page.waitForURL(`${testbed.server.origin}/account/login?next=%2Fpaintings`);
+
+      const email = uniqueEmail("content-pages");
+      await signUpAndVerify(page, testbed.server.origin, email);
+      await page.goto(`${testbed.server.origin}/paintings`);
+      await waitForHydration(page);
+      const account = page.locator(".site-header__account");
+      await account.getByRole("button", { name: email }).click();
+      await account.getByRole("link", { name: "Dashboard" }).waitFor();
+      await account.getByRole("link", { name: "Sign out" }).click();
+      await page.waitForURL(`${testbed.server.origin}/account/logout`);
+      await waitForHydration(page);
+      await page.locator("main").getByRole("button", { name: "Logout" }).click();
+      await page.waitForURL(`${testbed.server.origin}/`);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,41 @@
+import { createContext, useContext } from "react";
+import { useMatches } from "react-router";
+
+/**
+ * How a page is served: `static` pages (the portfolio's content pages) are prerendered without React's scripts and
+ * run `site-shell.js` instead; every other page is the app. Only the prerender (no document) makes static HTML: in
+ * the browser, a content page reached by a link inside the app is rendered by the app as before.
+ */
+export type SiteShell = "static" | "app";
+
+/** A route module opts in with `export const handle = staticShellHandle`. */
+export const staticShellHandle = { shell: "static" } as const;
+
+export function isStaticShellMatch(matches: readonly { handle?: unknown }[]): boolean {
+  const leaf = matches[matches.length - 1];
+  return (leaf?.handle as { shell?: unknown } | undefined)?.shell === "static";
+}
+
+/**
+ * The root component's decision for this render. It reads the route matches, so only the root component (rendered
+ * with its routes) may call it: the SPA fallback renders the root's HydrateFallback for every path instead, and must
+ * stay the app.
+ */
+export function useMatchedSiteShell(): SiteShell {
+  const matches = useMatches();
+  return typeof document === "undefined" && isStaticShellMatch(matches) ? "static" : "app";
+}
+
+/** What the root component decided, for components inside it (the header's account entry). */
+export const SiteShellContext = createContext<SiteShell>("app");
+
+export function useSiteShell(): SiteShell {
+  return useContext(SiteShellContext);
+}
+
+/**
+ * Handed down by the document's Layout and set by the root component during the same server render, so that the
+ * Layout's scripts (rendered after the page) follow the page's decision.
+ */
+export type SiteShellDecision = { shell: SiteShell };
+export const SiteShellDecisionContext = createContext<SiteShellDecision>({ shell: "app" });
