@@ -6,6 +6,7 @@ import { authClient } from "../lib/auth.ts";
 import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
 import { atelierAuthRoutes } from "../lib/auth-routes.ts";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
+import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 
 /**
  * Sign out behind a confirmation, its button disabled while the call runs (spec 4.5); then home, or the upload page
@@ -44,6 +45,8 @@ export function SignOutDialog() {
       // The menu item that opened the dialog is hidden with its menu: focus goes back to the menu's button.
       onCloseAutoFocus={(event) => {
         event.preventDefault();
+        // A login modal opened meanwhile keeps the focus: taking it away would close that modal.
+        if (useLoginModalStore.getState().state === "open") return;
         focusFirstVisible(...headerAccountControls());
       }}
     />
