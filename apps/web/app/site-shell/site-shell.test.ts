@@ -42,7 +42,7 @@ beforeEach(() => {
   document.documentElement.removeAttribute("data-hydrated");
   document.documentElement.dataset.theme = "light";
   window.localStorage.clear();
-  document.cookie = "atelier_signed_in=; Max-Age=0; Path=/";
+  document.cookie = "atelier_signed_in=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/";
 });
 afterEach(() => {
   document.body.innerHTML = "";
