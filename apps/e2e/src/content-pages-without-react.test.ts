@@ -22,6 +22,13 @@ describe("given the portfolio's content pages, prerendered without React (issue 
         page.off("request", collect);
         expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/site-shell-[\w-]+\.js$/)]);
       }
+      // No stray text before the page (a JSX comment written as '//' once printed itself above every page's header).
+      for (const path of ["/", "/pricing"]) {
+        await page.goto(`${testbed.server.origin}${path}`);
+        await waitForHydration(page);
+        const strayText = await page.evaluate(() => [...document.body.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim()).map((node) => node.textContent));
+        expect(strayText, path).toEqual([]);
+      }
 
       await page.goto(`${testbed.server.origin}/about`);
       await waitForHydration(page);

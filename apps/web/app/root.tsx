@@ -126,7 +126,7 @@ export default function App() {
   if (shell === "static") decision.shell = "static";
   return (
     <SiteShellContext.Provider value={shell}>
-    // gate="none": prerendered public pages show their content at once; only account screens wait for the status.
+    {/* gate="none": prerendered public pages show their content at once; only account screens wait for the status. */}
     <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
       <AuthChangeRedirector routes={atelierAuthRoutes} resolveRedirect={resolveRedirectOutsideTheLoginModal} />
       <SiteFrame>
