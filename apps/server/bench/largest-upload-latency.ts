@@ -2,22 +2,10 @@
 // uploading one each at once), another client sends GET /site-config every 10 ms and times each answer. Used by
 // hostile-input-bench.ts.
 import { Worker } from "node:worker_threads";
-import type { BenchFigure } from "@atelier/bench";
+import { createSeededRandom, type BenchFigure } from "@atelier/bench";
 import type { RunningAtelierServer } from "../src/testing/spawn-atelier-server.ts";
 
 const probeIntervalMilliseconds = 10;
-
-/** The same pseudo-random numbers on every run, so every run uploads the same files. */
-function createSeededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function ttmlClock(milliseconds: number): string {
   const hours = Math.floor(milliseconds / 3_600_000);

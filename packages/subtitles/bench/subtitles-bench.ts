@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeBenchResult, type BenchFigures } from "@atelier/bench";
+import { createSeededRandom, writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { alignSubtitleTracks, type SubtitleAlignment } from "../src/align-subtitle-tracks.ts";
 import { assignMarkedSentenceIds, findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax, type IdentifiedAlignmentLink } from "../src/alignment-quality.ts";
 import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers } from "../src/parse-subtitle-xml-in-worker.ts";
@@ -18,17 +18,6 @@ const fixtureDirectory = path.resolve(packageDirectory, "../../../shared/fixture
 
 /** The sizes of the scaling curves; 20,000 is the parser's default cue limit. */
 const scalingCueCounts = (process.env.BENCH_SUBTITLE_SIZES ?? "250,1000,2000,5000,10000,20000").split(",").map(Number);
-
-function createSeededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A film-like English track and a Swedish one from another release: 25/23.976 fps, 15 s late, jittered, re-split. */
 function createSyntheticPair(cueCount: number): { english: SubtitleCue[]; swedish: SubtitleCue[] } {

@@ -6,3 +6,4 @@ export { describeMachine } from "./describe-machine.ts";
 export type { MachineDescription } from "./describe-machine.ts";
 export { buildSubtitleScalingChart, formatTickValue, logDomainOf, logTicksOf, renderScalingChartSvg } from "./scaling-chart.ts";
 export type { ChartPanel, ChartSeries, ScalingChart } from "./scaling-chart.ts";
+export { createSeededRandom } from "./seeded-random.ts";
