@@ -66,7 +66,8 @@ describe("given a visitor browsing the shop", () => {
       // Arrow keys wrap around at both ends.
       await page.keyboard.press("ArrowLeft");
       await page.waitForURL(`${testbed.server.origin}/janus-unmasked/image/${total}`);
-      expect(await page.locator(".atelier-image-viewer__position").textContent()).toBe(`${total} of ${total}`);
+      // The address changes a moment before the viewer renders the image it names: wait for the text, do not race it.
+      await page.locator(".atelier-image-viewer__position", { hasText: `${total} of ${total}` }).waitFor({ timeout: 5_000 });
       await page.keyboard.press("ArrowRight");
       await page.waitForURL(`${testbed.server.origin}/janus-unmasked/image/1`);
 
