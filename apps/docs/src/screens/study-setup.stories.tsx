@@ -1,8 +1,9 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { MemoryRouter } from "react-router";
 import { expect, userEvent, within } from "storybook/test";
 import { KnownConfiguration } from "../../../web/app/providers/provider-test-support.tsx";
-import { StudySetupPage } from "../../../web/app/study/StudySetupPage.tsx";
+import { loadStudySetup, StudySetupLoading, StudySetupPage } from "../../../web/app/study/StudySetupPage.tsx";
+import { StudyClientProvider } from "../../../web/app/study/study-client.ts";
+import { RouteStory } from "./route-story.tsx";
 import { createFakeStudyApi, type FakeStudyApiOptions } from "./fake-study-api.ts";
 import "../../../web/app/app.css";
 
@@ -10,15 +11,25 @@ type SetupStoryArgs = FakeStudyApiOptions & { signedIn: boolean };
 
 const meta = {
   title: "Screens/Study/Setup",
-  render: ({ signedIn, ...apiOptions }) => (
-    <MemoryRouter initialEntries={["/study/film/config"]}>
-      <KnownConfiguration providers={[]} signedIn={signedIn}>
-        <main className="site-main">
-          <StudySetupPage groupId="film" client={createFakeStudyApi(apiOptions)} />
-        </main>
-      </KnownConfiguration>
-    </MemoryRouter>
-  ),
+  render: ({ signedIn, ...apiOptions }) => {
+    const study = createFakeStudyApi(apiOptions);
+    return (
+      <RouteStory
+        path="/study/:groupId/config"
+        initialEntry="/study/film/config"
+        load={() => loadStudySetup(study, "film")}
+        Screen={({ data, reload }) => <StudySetupPage groupId="film" data={data} reload={reload} />}
+        Loading={StudySetupLoading}
+        wrap={(screen) => (
+          <StudyClientProvider client={study}>
+            <KnownConfiguration providers={[]} signedIn={signedIn}>
+              <main className="site-main">{screen}</main>
+            </KnownConfiguration>
+          </StudyClientProvider>
+        )}
+      />
+    );
+  },
   args: { signedIn: true, box: 2, canExport: true },
   parameters: { layout: "fullscreen" },
   globals: { viewport: { value: "laptop1366" } },

@@ -7,7 +7,7 @@ import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 vi.mock("@atelier/auth/react", async (importOriginal) => ({ ...(await importOriginal<object>()), useAuthStatus: () => ({ loadState: "ready", isAuthenticated: true }) }));
 
 const { FlashcardSessionPage } = await import("./FlashcardSessionPage.tsx");
-const { StudySetupPage } = await import("./StudySetupPage.tsx");
+const { loadStudySetup, StudySetupPage } = await import("./StudySetupPage.tsx");
 
 const pairs = [
   { id: "p1", english: "Good morning", swedish: "God morgon", current_box: 1 as const },
@@ -72,7 +72,7 @@ describe("given a learner who chose to see the Swedish side first", () => {
     render(
       <MemoryRouter initialEntries={["/study/g1/config"]}>
         <Routes>
-          <Route path="/study/g1/config" element={<StudySetupPage groupId="g1" client={client} />} />
+          <Route path="/study/g1/config" element={<StudySetupPage groupId="g1" data={await loadStudySetup(client, "g1")} reload={() => {}} />} />
           <Route path="/study/g1/session" element={<FlashcardSessionPage groupId="g1" client={client} />} />
         </Routes>
       </MemoryRouter>,

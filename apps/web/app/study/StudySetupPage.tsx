@@ -1,4 +1,4 @@
-import { Fragment, useCallback, useEffect, useId, useMemo, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { LockIcon } from "../components/LockIcon.tsx";
@@ -6,8 +6,8 @@ import { useAuthStatus } from "@atelier/auth/react";
 import { Button, ConfirmDialog, Pagination, Slider, Spinner } from "@atelier/ui";
 import { cardCountOptions, DEFAULT_SETUP, PREVIEW_PAGE_SIZES, type SessionConfig, type SessionMode } from "@atelier/leitner";
 import { PairEditor, usePairDeletionWithUndo } from "./PairFixes.tsx";
-import { studyClient as defaultStudyClient } from "./study-client.ts";
 import { groupExportPath, isDoubtfulPair, type GroupStats, type StudyClient, type StudyResult } from "@atelier/site-api";
+import { useStudyClient } from "./study-client.ts";
 import { useStudyDirection } from "./study-preferences.ts";
 import { BoxDistributionChart, BoxStars, DoubtfulPairMark, DueForecastChart, StudyStatsCards } from "./StudyStats.tsx";
 
@@ -19,7 +19,25 @@ const CARD_TYPES: { value: SetupRange; label: string }[] = [
   { value: "memorized", label: "Memorized" },
 ];
 
-type StatsState = { status: "loading" } | { status: "error" } | { status: "ready"; stats: GroupStats };
+/** What the setup shows: the group's stats, or the error state (spec §8: a stats failure goes to the console only). */
+export type StudySetupData = { status: "error" } | { status: "ready"; stats: GroupStats };
+
+/** The setup's `clientLoader` (routes/study/config.tsx), a plain function so tests call it with a fake client. */
+export async function loadStudySetup(client: StudyClient, groupId: string): Promise<StudySetupData> {
+  const result = await client.loadStats(groupId);
+  if (result.status === "ok") return { status: "ready", stats: result.data };
+  console.error(result.message);
+  return { status: "error" };
+}
+
+/** Shown while the setup's data loads on a first visit (the route's `HydrateFallback`). */
+export function StudySetupLoading() {
+  return (
+    <section className="page study-page">
+      <Spinner label="Loading the group" />
+    </section>
+  );
+}
 
 /** How many cards of the chosen type the From–To window can hold: the type's count, at most the window's size. */
 export function availableCardCount(stats: Pick<GroupStats, "not_started" | "in_progress" | "memorized" | "pairs">, range: SetupRange, from: number, to: number): number {
@@ -355,34 +373,13 @@ function SetupForm({ groupId, stats, onReset, studyClient }: { groupId: string; 
   );
 }
 
-/** /study/{groupId}/config (spec §2.12). */
-/** The setup of spec §2.12; `client` is the study API's (a fake one in Storybook). */
-export function StudySetupPage({ groupId, client: studyClient = defaultStudyClient }: { groupId: string; client?: StudyClient }) {
-  const [state, setState] = useState<StatsState>({ status: "loading" });
-
-  const loadStats = useCallback(async () => {
-    const result = await studyClient.loadStats(groupId);
-    if (result.status === "ok") {
-      setState({ status: "ready", stats: result.data });
-      return;
-    }
-    // Spec §8: a stats failure is logged to the console only.
-    console.error(result.message);
-    setState({ status: "error" });
-  }, [groupId, studyClient]);
-
-  useEffect(() => {
-    void loadStats();
-  }, [loadStats]);
-
-  if (state.status === "loading") {
-    return (
-      <section className="page study-page">
-        <Spinner label="Loading the group" />
-      </section>
-    );
-  }
-  if (state.status === "error") {
+/**
+ * The setup of spec §2.12 (/study/{groupId}/config), from its route's loader data; `reload` runs the loader again after
+ * a change (a reset, a fix, a hidden pair).
+ */
+export function StudySetupPage({ groupId, data, reload }: { groupId: string; data: StudySetupData; reload: () => void }) {
+  const studyClient = useStudyClient();
+  if (data.status === "error") {
     return (
       <section className="page study-page">
         <h1>Setup</h1>
@@ -392,7 +389,7 @@ export function StudySetupPage({ groupId, client: studyClient = defaultStudyClie
       </section>
     );
   }
-  const { stats } = state;
+  const { stats } = data;
   return (
     <section className="page study-page">
       <p className="study-breadcrumb">
@@ -400,12 +397,12 @@ export function StudySetupPage({ groupId, client: studyClient = defaultStudyClie
       </p>
       <h1>{stats.name}</h1>
       <StudyStatsCards stats={stats} />
-      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={() => void loadStats()} studyClient={studyClient} />
+      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={reload} studyClient={studyClient} />
       <div className="study-charts">
         <BoxDistributionChart stats={stats} />
         <DueForecastChart forecast={stats.due_forecast} now={new Date()} />
       </div>
-      <PreviewCards stats={stats} client={studyClient} onChanged={() => void loadStats()} />
+      <PreviewCards stats={stats} client={studyClient} onChanged={reload} />
     </section>
   );
 }
