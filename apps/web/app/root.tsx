@@ -1,5 +1,5 @@
 import { lazy, Suspense, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useNavigation } from "react-router";
 import { themeInitializationScript } from "@atelier/ui";
 import "@atelier/ui/styles.css";
 import "./app.css";
@@ -97,16 +97,24 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Screens wait for their route's loader before they change (decision 0035): a thin bar says a page is on its way. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  return navigation.state === "loading" ? <div className="navigation-progress" aria-hidden="true" /> : null;
+}
+
 function SiteFrame({ children }: { children: ReactNode }) {
   const location = useLocation();
+  const navigation = useNavigation();
   if (isFullScreenImagePath(location.pathname)) return <>{children}</>;
   return (
     <>
       <a className="skip-link" href="#main-content">
         Skip to content
       </a>
+      <NavigationProgress />
       <SiteHeader />
-      <main id="main-content" className="site-main" tabIndex={-1}>
+      <main id="main-content" className="site-main" tabIndex={-1} aria-busy={navigation.state === "loading" ? true : undefined}>
         {children}
       </main>
       <SiteFooter />
