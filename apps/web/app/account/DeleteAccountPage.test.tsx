@@ -3,6 +3,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSiteHttp } from "@atelier/site-api";
 import { ACCOUNT_DELETION_PATH, createAccountDeletionClient } from "@atelier/site-api";
+import { AccountDeletionClientProvider } from "./account-deletion-client.ts";
 import { ACCOUNT_DELETED_PATH, DeleteAccountPage } from "./DeleteAccountPage.tsx";
 
 afterEach(cleanup);
@@ -15,7 +16,14 @@ function renderPage(answer: { status: number; body?: unknown }) {
   const client = createAccountDeletionClient(createSiteHttp({ fetch: fetch as unknown as typeof globalThis.fetch, readCsrfToken: () => "csrf-from-cookie" }));
   const router = createMemoryRouter(
     [
-      { path: "/account/delete", element: <DeleteAccountPage email={email} client={client} onDeleted={onDeleted} /> },
+      {
+        path: "/account/delete",
+        element: (
+          <AccountDeletionClientProvider client={client}>
+            <DeleteAccountPage email={email} onDeleted={onDeleted} />
+          </AccountDeletionClientProvider>
+        ),
+      },
       { path: ACCOUNT_DELETED_PATH, element: <p>deleted page</p> },
       { path: "/account/reauthenticate", element: <p>reauthenticate page</p> },
     ],

@@ -2,8 +2,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
 import { AccountFormField, FormGeneralErrors } from "./AccountFormField.tsx";
-import { accountDeletionClient } from "./account-deletion-client.ts";
-import { type AccountDeletionClient } from "@atelier/site-api";
+import { useAccountDeletionClient } from "./account-deletion-client.ts";
 
 export const ACCOUNT_DELETED_PATH = "/account/deleted";
 const DELETE_ACCOUNT_PATH = "/account/delete";
@@ -12,7 +11,8 @@ const DELETE_ACCOUNT_PATH = "/account/delete";
  * /account/delete: says what goes and what stays, asks for the e-mail address typed out, then deletes. A sign-in older
  * than a few minutes goes through the reauthentication screens first and comes back here.
  */
-export function DeleteAccountPage({ email, client = accountDeletionClient, onDeleted }: { email: string; client?: AccountDeletionClient; onDeleted: () => Promise<void> | void }) {
+export function DeleteAccountPage({ email, onDeleted }: { email: string; onDeleted: () => Promise<void> | void }) {
+  const client = useAccountDeletionClient();
   const navigate = useNavigate();
   const [typed, setTyped] = useState("");
   const [submitting, setSubmitting] = useState(false);

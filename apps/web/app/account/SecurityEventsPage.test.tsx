@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSiteHttp } from "@atelier/site-api";
 import { createSecurityEventsClient, describeSecurityEvent, SECURITY_EVENTS_ERROR_MESSAGE, SECURITY_EVENTS_PATH } from "@atelier/site-api";
-import { SecurityEventsPage } from "./SecurityEventsPage.tsx";
+import { loadSecurityEvents, SecurityEventsPage } from "./SecurityEventsPage.tsx";
 
 afterEach(cleanup);
 
@@ -33,8 +33,8 @@ describe("given the events the server lists", () => {
 
   it("should show them newest first with the time, the browser and the address, and the retention time", async () => {
     const { fetch, client } = clientAnswering(200, answer);
-    render(<SecurityEventsPage client={client} />);
-    const table = await screen.findByRole("table", { name: "Your account's history, newest first" });
+    render(<SecurityEventsPage data={await loadSecurityEvents(client)} />);
+    const table = screen.getByRole("table", { name: "Your account's history, newest first" });
     expect(new URL(fetch.mock.calls[0]![0].url).pathname).toBe(SECURITY_EVENTS_PATH);
     const rows = within(table).getAllByRole("row").slice(1);
     expect(rows.map((row) => within(row).getAllByRole("cell")[1]?.textContent)).toEqual(["E-mail address added: ada@example.org", "Signed in with a password", "Failed sign-in with a password"]);
@@ -44,15 +44,15 @@ describe("given the events the server lists", () => {
   });
 
   it("should say so when nothing happened", async () => {
-    render(<SecurityEventsPage client={clientAnswering(200, { retention_days: 180, events: [] }).client} />);
-    expect(await screen.findByText("Nothing has happened to your account in that time.")).toBeTruthy();
+    render(<SecurityEventsPage data={await loadSecurityEvents(clientAnswering(200, { retention_days: 180, events: [] }).client)} />);
+    expect(screen.getByText("Nothing has happened to your account in that time.")).toBeTruthy();
   });
 
   it("should say the history could not be loaded when the server refuses or answers something else", async () => {
-    render(<SecurityEventsPage client={clientAnswering(401, { message: "Please sign in to see what happened to your account." }).client} />);
-    expect((await screen.findByRole("alert")).textContent).toBe(SECURITY_EVENTS_ERROR_MESSAGE);
+    render(<SecurityEventsPage data={await loadSecurityEvents(clientAnswering(401, { message: "Please sign in to see what happened to your account." }).client)} />);
+    expect(screen.getByRole("alert").textContent).toBe(SECURITY_EVENTS_ERROR_MESSAGE);
     cleanup();
-    render(<SecurityEventsPage client={clientAnswering(200, { events: "none" }).client} />);
-    expect((await screen.findByRole("alert")).textContent).toBe(SECURITY_EVENTS_ERROR_MESSAGE);
+    render(<SecurityEventsPage data={await loadSecurityEvents(clientAnswering(200, { events: "none" }).client)} />);
+    expect(screen.getByRole("alert").textContent).toBe(SECURITY_EVENTS_ERROR_MESSAGE);
   });
 });

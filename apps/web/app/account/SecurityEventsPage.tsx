@@ -1,26 +1,30 @@
-import { useEffect, useState } from "react";
 import { Spinner } from "@atelier/ui";
 import { describeUserAgent } from "./describe-user-agent.ts";
-import { securityEventsClient } from "./security-events-client.ts";
-import { describeSecurityEvent, type SecurityEvents, type SecurityEventsClient } from "@atelier/site-api";
+import { describeSecurityEvent, type SecurityEventsClient, type SecurityEventsResult } from "@atelier/site-api";
 
 const dateTimeFormat = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short" });
 
-/** /account/security: what happened to the account, newest first (issue 18). */
-export function SecurityEventsPage({ client = securityEventsClient }: { client?: SecurityEventsClient }) {
-  const [history, setHistory] = useState<SecurityEvents | "loading" | { error: string }>("loading");
-  useEffect(() => {
-    let current = true;
-    void client.loadSecurityEvents().then((result) => {
-      if (current) setHistory(result.status === "ok" ? result.data : { error: result.message });
-    });
-    return () => {
-      current = false;
-    };
-  }, [client]);
+/** What the history page shows: the events, or the sentence saying they could not be loaded. */
+export type SecurityEventsData = SecurityEventsResult;
 
-  if (history === "loading") return <Spinner label="Loading your account's history" />;
-  if ("error" in history) return <p role="alert">{history.error}</p>;
+/**
+ * The history's `clientLoader` (routes/account/security.tsx), a plain function so tests call it with a fake client. A
+ * signed-out visitor's 401 is an error like any other: the page is not shown to them (`ProtectedRoute` opens the login
+ * modal), and a sign-in reloads the page.
+ */
+export function loadSecurityEvents(client: Pick<SecurityEventsClient, "loadSecurityEvents">): Promise<SecurityEventsData> {
+  return client.loadSecurityEvents();
+}
+
+/** Shown while the history loads on a first visit (the route's `HydrateFallback`). */
+export function SecurityEventsLoading() {
+  return <Spinner label="Loading your account's history" />;
+}
+
+/** /account/security: what happened to the account, newest first (issue 18), from its route's loader data. */
+export function SecurityEventsPage({ data }: { data: SecurityEventsData }) {
+  if (data.status === "error") return <p role="alert">{data.message}</p>;
+  const history = data.data;
   return (
     <div className="security-events">
       <p>

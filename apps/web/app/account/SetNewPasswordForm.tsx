@@ -1,13 +1,14 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Button } from "@atelier/ui";
+import { useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "./AccountFormField.tsx";
 import { PASSWORD_MISMATCH_PAGE_MESSAGE } from "./login-messages.ts";
 import { useAllauthForm } from "./use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 
 /** The last step of a reset, by code or by link: a new password twice, sent with the key. */
 export function SetNewPasswordForm({ resetKey }: { resetKey: string }) {
+  const authClient = useAuthClient();
   const [fields, setFields] = useState({ password: "", password2: "" });
   const [state, setState] = useState<"editing" | "done">("editing");
   const form = useAllauthForm();

@@ -1,5 +1,7 @@
 import { createAccountDeletionClient } from "@atelier/site-api";
+import { createClientContext } from "../lib/client-context.tsx";
 import { siteHttp } from "../lib/site-http.ts";
 
-/** The client of the account deletion page (`@atelier/site-api` holds its types and texts). */
+/** The account deletion's client (`@atelier/site-api` holds its types and texts): the delete page gets it from the hook. */
 export const accountDeletionClient = createAccountDeletionClient(siteHttp);
+export const { Provider: AccountDeletionClientProvider, useClient: useAccountDeletionClient } = createClientContext(accountDeletionClient);

@@ -6,13 +6,16 @@ export interface AllauthFormErrors {
   general: string[];
 }
 
+/** The general error of a call that threw (network, unexpected answer) when the form names no sentence of its own. */
+export const UNEXPECTED_FAILURE_MESSAGE = "Something went wrong. Please try again.";
+
 const noErrors: AllauthFormErrors = { byParam: {}, general: [] };
 
 /**
  * Runs one submission at a time and keeps the server's errors per field (spec §5: errors with a param are shown under
  * that field, the others as a general error). A thrown error (network, unexpected answer) becomes a general error.
  */
-export function useAllauthForm(unexpectedFailureMessage = "Something went wrong. Please try again.") {
+export function useAllauthForm(unexpectedFailureMessage = UNEXPECTED_FAILURE_MESSAGE) {
   const [errors, setErrors] = useState<AllauthFormErrors>(noErrors);
   const [submitState, setSubmitState] = useState<"idle" | "submitting">("idle");
 

@@ -1,14 +1,14 @@
-import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
+import { ProtectedRoute, useAuthStatus, useAuthStoreApi } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { DeleteAccountPage } from "../../account/DeleteAccountPage.tsx";
-import { authStore } from "../../lib/auth.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 
 export const meta = accountPageMeta("Delete your account");
 
 function DeleteAccount() {
   const { user } = useAuthStatus();
+  const authStore = useAuthStoreApi();
   return (
     <AccountPage title="Delete your account" lead="Everything Atelier keeps about you goes, at once.">
       <DeleteAccountPage email={user?.email ?? ""} onDeleted={() => authStore.getState().load()} />

@@ -1,17 +1,43 @@
+import type { ReactNode } from "react";
 import { ProtectedRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { DataExportPage } from "../../account/DataExportPage.tsx";
+import { DataExportLoading, DataExportPage, loadDataExport } from "../../account/DataExportPage.tsx";
+import { GuardedLoading } from "../../account/guarded-loading.tsx";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
+import { studyClient } from "../../study/study-client.ts";
+import type { Route } from "./+types/export";
 
 export const meta = accountPageMeta("Download your data");
 
-export default function DataExportRoute() {
+export function clientLoader() {
+  return loadDataExport(studyClient);
+}
+
+function DataExportFrame({ children }: { children: ReactNode }) {
+  return (
+    <AccountPage title="Download your data" lead="Everything Atelier keeps about you, to read or to take elsewhere.">
+      {children}
+    </AccountPage>
+  );
+}
+
+export function HydrateFallback() {
+  return (
+    <GuardedLoading shownTo="signed-in">
+      <DataExportFrame>
+        <DataExportLoading />
+      </DataExportFrame>
+    </GuardedLoading>
+  );
+}
+
+export default function DataExportRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <AccountPage title="Download your data" lead="Everything Atelier keeps about you, to read or to take elsewhere.">
-        <DataExportPage />
-      </AccountPage>
+      <DataExportFrame>
+        <DataExportPage data={loaderData} />
+      </DataExportFrame>
     </ProtectedRoute>
   );
 }

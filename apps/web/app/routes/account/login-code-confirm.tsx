@@ -1,26 +1,21 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Navigate, useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { useAuthStatus } from "@atelier/auth/react";
+import { useAuthClient, useAuthStatus } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
 import { SignInStepRoute } from "../../login-modal/SignInStepRoute.tsx";
 
 export const meta = accountPageMeta("Enter your sign-in code");
 
 function ConfirmLoginCodeForm() {
+  const authClient = useAuthClient();
   const [code, setCode] = useState("");
   const form = useAllauthForm();
   const navigate = useNavigate();
   const { pendingFlow, loadState } = useAuthStatus();
-  const [flowState, setFlowState] = useState<"valid" | "expired">("valid");
-
-  useEffect(() => {
-    if (flowState === "expired") navigate("/account/login/code", { replace: true });
-  }, [flowState, navigate]);
 
   if (loadState === "ready" && pendingFlow?.id !== "login_by_code") return <Navigate to="/account/login/code" replace />;
 
@@ -28,7 +23,7 @@ function ConfirmLoginCodeForm() {
     event.preventDefault();
     const result = await form.submit(() => authClient.confirmLoginCode({ code }));
     // 409: the flow is no longer valid (expired or too many attempts), so the code must be requested again.
-    if (result?.status === 409) setFlowState("expired");
+    if (result?.status === 409) navigate("/account/login/code", { replace: true });
   };
 
   return (

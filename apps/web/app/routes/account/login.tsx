@@ -2,13 +2,12 @@ import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Button } from "@atelier/ui";
 import { errorsByParam, safeLocalPath } from "@atelier/auth";
-import { AnonymousRoute } from "@atelier/auth/react";
+import { AnonymousRoute, useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { useAccountSettings } from "../../account/auth-hooks.ts";
 import { LOGIN_UNEXPECTED_ERROR_MESSAGE, loginFailureMessages } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PasskeyLoginButton } from "../../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../../mfa/mfa-settings.ts";
@@ -18,6 +17,7 @@ import { ProviderButtons } from "../../providers/ProviderButtons.tsx";
 export const meta = accountPageMeta("Log in");
 
 function LoginForm() {
+  const authClient = useAuthClient();
   const { loginByCodeEnabled } = useAccountSettings();
   const passkeyLoginOffered = usePasskeyLoginOffered();
   const [email, setEmail] = useState("");

@@ -1,15 +1,15 @@
 import { Link, useNavigate } from "react-router";
-import { useAuthStatus } from "@atelier/auth/react";
+import { useAuthClient, useAuthStatus } from "@atelier/auth/react";
 import { Button } from "@atelier/ui";
 import { FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Log out");
 
 export default function LogoutRoute() {
+  const authClient = useAuthClient();
   const form = useAllauthForm();
   const navigate = useNavigate();
   const { isAuthenticated, loadState } = useAuthStatus();

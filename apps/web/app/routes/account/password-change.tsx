@@ -1,18 +1,18 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
+import { ProtectedRoute, useAuthClient, useAuthStatus } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PASSWORD_MISMATCH_PAGE_MESSAGE } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 
 export const meta = accountPageMeta("Change password");
 
 function ChangePasswordForm() {
+  const authClient = useAuthClient();
   const { user } = useAuthStatus();
   const hasUsablePassword = user?.has_usable_password !== false;
   const [fields, setFields] = useState({ currentPassword: "", newPassword: "", newPassword2: "" });

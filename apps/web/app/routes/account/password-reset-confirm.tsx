@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { AnonymousRoute } from "@atelier/auth/react";
+import { AnonymousRoute, useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
-import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Enter your reset code");
 
 function ConfirmPasswordResetCodeForm() {
+  const authClient = useAuthClient();
   const [code, setCode] = useState("");
   const form = useAllauthForm();
   const navigate = useNavigate();

@@ -1,47 +1,29 @@
-import { useEffect, useState } from "react";
-import { Link, useParams } from "react-router";
-import { Spinner } from "@atelier/ui";
 import { AnonymousRoute } from "@atelier/auth/react";
-import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { SetNewPasswordForm } from "../../account/SetNewPasswordForm.tsx";
+import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { checkPasswordResetKey, PasswordResetKeyLoading, PasswordResetKeyPage } from "../../account/PasswordResetKeyPage.tsx";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";
+import type { Route } from "./+types/password-reset-key";
 
 export const meta = accountPageMeta("Set a new password");
 
-function PasswordResetFromKey() {
-  const { key = "" } = useParams();
-  const [keyState, setKeyState] = useState<"loading" | "valid" | "invalid">("loading");
+export function clientLoader({ params }: Route.ClientLoaderArgs) {
+  return checkPasswordResetKey(authClient, params.key);
+}
 
-  useEffect(() => {
-    let cancelled = false;
-    authClient
-      .getPasswordResetKeyInfo(key)
-      .then((result) => !cancelled && setKeyState(result.status === 200 ? "valid" : "invalid"))
-      .catch(() => !cancelled && setKeyState("invalid"));
-    return () => {
-      cancelled = true;
-    };
-  }, [key]);
-
+export function HydrateFallback() {
   return (
-    <AccountPage title="Set a new password">
-      {keyState === "loading" ? <Spinner label="Checking the link" /> : null}
-      {keyState === "invalid" ? (
-        <p role="alert">
-          The password reset link was invalid, possibly because it has already been used. Please <Link to="/account/password/reset">request a new one</Link>.
-        </p>
-      ) : null}
-      {keyState === "valid" ? <SetNewPasswordForm resetKey={key} /> : null}
-    </AccountPage>
+    <GuardedLoading shownTo="signed-out">
+      <PasswordResetKeyLoading />
+    </GuardedLoading>
   );
 }
 
-export default function PasswordResetKeyRoute() {
+export default function PasswordResetKeyRoute({ params, loaderData }: Route.ComponentProps) {
   return (
     <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
-      <PasswordResetFromKey />
+      <PasswordResetKeyPage key={params.key} resetKey={params.key} data={loaderData} />
     </AnonymousRoute>
   );
 }

@@ -1,18 +1,18 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
-import { AnonymousRoute } from "@atelier/auth/react";
+import { AnonymousRoute, useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PASSWORD_RESET_ANTI_ENUMERATION_MESSAGE, PASSWORD_RESET_SPAM_HINT } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
-import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Reset your password");
 
 function RequestPasswordResetForm() {
+  const authClient = useAuthClient();
   const [email, setEmail] = useState("");
   const [state, setState] = useState<"asking" | "sent">("asking");
   const form = useAllauthForm();

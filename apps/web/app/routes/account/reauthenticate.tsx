@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@atelier/ui";
-import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
+import { ProtectedRoute, useAuthClient, useAuthStatus } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import { Link, useSearchParams } from "react-router";
 import { AUTHENTICATOR_TYPE_LABELS, flowsOf, secondFactorPath } from "../../mfa/second-factor-flows.ts";
@@ -34,6 +33,7 @@ function SecondFactorOptions() {
 export const meta = accountPageMeta("Confirm it is you");
 
 function ReauthenticateForm() {
+  const authClient = useAuthClient();
   const { user } = useAuthStatus();
   const [password, setPassword] = useState("");
   const form = useAllauthForm();

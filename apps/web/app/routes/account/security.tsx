@@ -1,17 +1,43 @@
+import type { ReactNode } from "react";
 import { ProtectedRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { SecurityEventsPage } from "../../account/SecurityEventsPage.tsx";
+import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { securityEventsClient } from "../../account/security-events-client.ts";
+import { loadSecurityEvents, SecurityEventsLoading, SecurityEventsPage } from "../../account/SecurityEventsPage.tsx";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
+import type { Route } from "./+types/security";
 
 export const meta = accountPageMeta("Account history");
 
-export default function SecurityEventsRoute() {
+export function clientLoader() {
+  return loadSecurityEvents(securityEventsClient);
+}
+
+function SecurityEventsFrame({ children }: { children: ReactNode }) {
+  return (
+    <AccountPage title="Account history" lead="What happened to your account, newest first.">
+      {children}
+    </AccountPage>
+  );
+}
+
+export function HydrateFallback() {
+  return (
+    <GuardedLoading shownTo="signed-in">
+      <SecurityEventsFrame>
+        <SecurityEventsLoading />
+      </SecurityEventsFrame>
+    </GuardedLoading>
+  );
+}
+
+export default function SecurityEventsRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <AccountPage title="Account history" lead="What happened to your account, newest first.">
-        <SecurityEventsPage />
-      </AccountPage>
+      <SecurityEventsFrame>
+        <SecurityEventsPage data={loaderData} />
+      </SecurityEventsFrame>
     </ProtectedRoute>
   );
 }

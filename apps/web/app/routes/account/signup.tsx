@@ -1,18 +1,18 @@
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Button } from "@atelier/ui";
-import { AnonymousRoute } from "@atelier/auth/react";
+import { AnonymousRoute, useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { PASSWORD_MISMATCH_PAGE_MESSAGE, SIGNUP_UNEXPECTED_ERROR_MESSAGE } from "../../account/login-messages.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
-import { authClient } from "../../lib/auth.ts";
 
 export const meta = accountPageMeta("Sign up");
 
 function SignupForm() {
+  const authClient = useAuthClient();
   const [fields, setFields] = useState({ email: "", password: "", password2: "" });
   const form = useAllauthForm(SIGNUP_UNEXPECTED_ERROR_MESSAGE);
   const update = (name: keyof typeof fields) => (event: { target: { value: string } }) => setFields((current) => ({ ...current, [name]: event.target.value }));

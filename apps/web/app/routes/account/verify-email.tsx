@@ -1,27 +1,18 @@
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { pathForPendingFlow } from "@atelier/auth";
-import { useAuthStatus } from "@atelier/auth/react";
+import { useAuthClient, useAuthStatus } from "@atelier/auth/react";
 import { Button } from "@atelier/ui";
 import { AccountFormField, FormGeneralErrors } from "../../account/AccountFormField.tsx";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { useAccountSettings } from "../../account/auth-hooks.ts";
+import { pendingFlowPath } from "../../account/pending-flow-path.ts";
 import { useAllauthForm } from "../../account/use-allauth-form.ts";
-import { authClient } from "../../lib/auth.ts";
-
-/** The page of the pending flow, or null (none, or a flow without a page). */
-function pendingFlowPath(result: Parameters<typeof pathForPendingFlow>[0]): string | null {
-  try {
-    return pathForPendingFlow(result);
-  } catch {
-    return null;
-  }
-}
 
 export const meta = accountPageMeta("Confirm your e-mail address");
 
 function VerifyEmailByCode() {
+  const authClient = useAuthClient();
   const [code, setCode] = useState("");
   const form = useAllauthForm();
   const navigate = useNavigate();
