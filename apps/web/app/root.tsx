@@ -1,5 +1,5 @@
 import { lazy, Suspense, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useNavigation } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useNavigation } from "react-router";
 import { themeInitializationScript } from "@atelier/ui";
 import "@atelier/ui/styles.css";
 import "./app.css";
@@ -16,8 +16,9 @@ import { useLoginModalStore } from "./login-modal/login-modal-store.ts";
 import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
 import { atelierAuthRoutes } from "./lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
-import { SiteShellContext, SiteShellDecisionContext, useMatchedSiteShell, type SiteShellDecision } from "./site-shell/use-site-shell.ts";
+import { SiteShellContext, SiteShellDecisionContext, staticPageScriptOfMatches, useMatchedSiteShell, type SiteShellDecision } from "./site-shell/use-site-shell.ts";
 import siteShellScriptUrl from "./site-shell/site-shell.js?url&no-inline";
+import imageViewerPageScriptUrl from "@atelier/image-viewer/page-script?url&no-inline";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
 // The two dialogs (and Radix's dialog with them) are loaded the first time they open: most visitors never open them,
@@ -61,15 +62,24 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
   return target === null ? null : preferStrongestSecondFactor(target, context.response);
 };
 
-/** After the page: React's scripts, or on a prerendered content page only the plain site shell (issue 16). */
+/**
+ * After the page: React's scripts, or on a prerendered static page only its own plain script (issue 16): the site
+ * shell on content pages, the viewer's bundle on the viewer's pages (decision 0037).
+ */
 function DocumentScripts({ decision }: { decision: SiteShellDecision }) {
-  return decision.shell === "static" ? (
-    <script type="module" src={siteShellScriptUrl} data-site-shell="" />
+  const staticPageScript = staticPageScriptOfMatches(useMatches());
+  if (decision.shell === "app") {
+    return (
+      <>
+        <ScrollRestoration />
+        <Scripts />
+      </>
+    );
+  }
+  return staticPageScript === "image-viewer" ? (
+    <script type="module" src={imageViewerPageScriptUrl} data-image-viewer-page="" />
   ) : (
-    <>
-      <ScrollRestoration />
-      <Scripts />
-    </>
+    <script type="module" src={siteShellScriptUrl} data-site-shell="" />
   );
 }
 

@@ -13,21 +13,9 @@ import {
   type ViewerSize,
   type ViewerZoomState,
 } from "./viewer-geometry.ts";
+import type { ImageViewerImage } from "./image-viewer-types.ts";
 
-export interface ImageViewerSource {
-  type: string;
-  srcSet: string;
-}
-
-export interface ImageViewerImage {
-  id: string;
-  src: string;
-  alt: string;
-  /** Natural size of `src`: 100 % zoom shows it pixel for pixel. */
-  width: number;
-  height: number;
-  sources?: ImageViewerSource[];
-}
+export type { ImageViewerImage, ImageViewerSource } from "./image-viewer-types.ts";
 
 export interface ImageViewerProps {
   title: string;
@@ -103,13 +91,13 @@ export function ImageViewer({ title, description, images, currentIndex, onClose,
       {image ? <ViewerStage key={image.id} image={image} hasBottomBar={hasBottomBar} /> : null}
       {hasBottomBar ? (
         <nav className="atelier-image-viewer__bar" aria-label="Images of this painting">
-          <button type="button" className="atelier-image-viewer__step" onClick={() => showImageAtStep(-1)} aria-label="Previous image">
+          <button type="button" className="atelier-image-viewer__step" data-step="previous" onClick={() => showImageAtStep(-1)} aria-label="Previous image">
             <span aria-hidden="true">‹</span>
           </button>
           <span className="atelier-image-viewer__position" aria-live="polite">
             {currentIndex + 1} of {imageCount}
           </span>
-          <button type="button" className="atelier-image-viewer__step" onClick={() => showImageAtStep(1)} aria-label="Next image">
+          <button type="button" className="atelier-image-viewer__step" data-step="next" onClick={() => showImageAtStep(1)} aria-label="Next image">
             <span aria-hidden="true">›</span>
           </button>
         </nav>

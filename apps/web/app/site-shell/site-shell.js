@@ -9,6 +9,8 @@ const THEME_STORAGE_KEY = "theme";
 const ANALYTICS_CONSENT_STORAGE_KEY = "analytics-consent";
 const SIGNED_IN_HINT_COOKIE = "atelier_signed_in";
 const SESSION_PATH = "/_allauth/browser/v1/auth/session";
+// @atelier/image-viewer's IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY, kept equal by a test.
+const VIEWER_RETURN_FOCUS_STORAGE_KEY = "atelier-image-viewer:return-focus";
 const SUN_ICON =
   '<svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linecap="round"><circle cx="12" cy="12" r="4"></circle><path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"></path></svg>';
 const MOON_ICON =
@@ -83,6 +85,36 @@ function wireThemeToggle({ document, window }) {
       render(button);
     });
   }
+}
+
+/**
+ * Back from the viewer, a page of its own since decision 0037: the link that opened the image takes the focus again,
+ * as the app's painting page does with its navigation state. The viewer leaves `{ path, href }` in session storage.
+ * @param {ShellEnvironment} environment
+ */
+function returnFocusFromViewer({ document, window }) {
+  let storage;
+  try {
+    storage = window.sessionStorage;
+  } catch {
+    return;
+  }
+  const stored = readStorage(storage, VIEWER_RETURN_FOCUS_STORAGE_KEY);
+  if (stored === null) return;
+  try {
+    storage.removeItem(VIEWER_RETURN_FOCUS_STORAGE_KEY);
+  } catch {
+    // Storage that refuses removal refused the viewer's note too.
+  }
+  let returnFocus;
+  try {
+    returnFocus = JSON.parse(stored);
+  } catch {
+    return;
+  }
+  if (returnFocus?.path !== window.location.pathname || typeof returnFocus.href !== "string") return;
+  const link = [...document.querySelectorAll("a[href]")].find((anchor) => anchor.getAttribute("href") === returnFocus.href);
+  if (link instanceof window.HTMLElement) link.focus();
 }
 
 /** @param {ShellEnvironment} environment */
@@ -303,6 +335,7 @@ export async function startSiteShell(environment) {
   wireThemeToggle(environment);
   wireHeader(environment);
   wireEmbeds(environment);
+  returnFocusFromViewer(environment);
   // Browser tests wait for this mark, as they do for the app's hydration.
   environment.document.documentElement.dataset.hydrated = "true";
   await Promise.all([showAccount(environment), offerAnalytics(environment)]);

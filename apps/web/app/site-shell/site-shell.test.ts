@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { nextHeaderVisibility as appNextHeaderVisibility } from "../lib/use-header-visibility.ts";
+import { IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY } from "@atelier/image-viewer/dom";
 import { nextHeaderVisibility, startSiteShell } from "./site-shell.js";
 
 const prerenderedHeader = `
@@ -42,6 +43,7 @@ beforeEach(() => {
   document.documentElement.removeAttribute("data-hydrated");
   document.documentElement.dataset.theme = "light";
   window.localStorage.clear();
+  window.sessionStorage.clear();
   document.cookie = "atelier_signed_in=; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=/";
 });
 afterEach(() => {
@@ -140,5 +142,31 @@ describe("given a prerendered content page without React", () => {
     await start(answering({ "/site-config": { analytics: { scriptUrl: "https://stats.example/script.js", domain: "atelier.example" } } }));
     expect(document.querySelector(".consent-banner")).toBeNull();
     expect(document.querySelector("script[data-atelier-analytics]")?.getAttribute("src")).toBe("https://stats.example/script.js");
+  });
+});
+
+describe("given a painting page loaded by closing the viewer", () => {
+  const paintingLinks = `
+    <article class="painting-detail">
+      <a href="/janus-unmasked/image/1" class="painting-detail__main-image">Full view</a>
+      <ul><li><a href="/janus-unmasked/image/2">Detail</a></li></ul>
+    </article>`;
+
+  beforeEach(() => {
+    document.body.insertAdjacentHTML("beforeend", paintingLinks);
+    window.history.replaceState(null, "", "/janus-unmasked");
+  });
+
+  it("should give the focus back to the link of the image that was open, and forget it", async () => {
+    window.sessionStorage.setItem(IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY, JSON.stringify({ path: "/janus-unmasked", href: "/janus-unmasked/image/2" }));
+    await start();
+    expect(document.activeElement?.getAttribute("href")).toBe("/janus-unmasked/image/2");
+    expect(window.sessionStorage.getItem(IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY)).toBeNull();
+  });
+
+  it("should leave the focus alone when the viewer closed to another page", async () => {
+    window.sessionStorage.setItem(IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY, JSON.stringify({ path: "/the-brothers-of-ursa-major", href: "/janus-unmasked/image/2" }));
+    await start();
+    expect(document.activeElement).toBe(document.body);
   });
 });

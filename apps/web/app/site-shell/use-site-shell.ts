@@ -8,12 +8,25 @@ import { useMatches } from "react-router";
  */
 export type SiteShell = "static" | "app";
 
+/** The one script a static page runs: the content pages' `site-shell.js`, or the viewer's own (decision 0037). */
+export type StaticPageScript = "site-shell" | "image-viewer";
+
 /** A route module opts in with `export const handle = staticShellHandle`. */
 export const staticShellHandle = { shell: "static" } as const;
 
+/** The full-screen viewer's pages: static too, with the viewer's script and no header to wire. */
+export const imageViewerShellHandle = { shell: "static", script: "image-viewer" } as const;
+
+function leafHandle(matches: readonly { handle?: unknown }[]): { shell?: unknown; script?: unknown } | undefined {
+  return matches[matches.length - 1]?.handle as { shell?: unknown; script?: unknown } | undefined;
+}
+
 export function isStaticShellMatch(matches: readonly { handle?: unknown }[]): boolean {
-  const leaf = matches[matches.length - 1];
-  return (leaf?.handle as { shell?: unknown } | undefined)?.shell === "static";
+  return leafHandle(matches)?.shell === "static";
+}
+
+export function staticPageScriptOfMatches(matches: readonly { handle?: unknown }[]): StaticPageScript {
+  return leafHandle(matches)?.script === "image-viewer" ? "image-viewer" : "site-shell";
 }
 
 /**
