@@ -3,7 +3,8 @@ import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router";
 import { CheckoutSessionPage } from "./CheckoutSessionPage.tsx";
 import { readCheckoutErrorFromState } from "./billing-meta.ts";
-import { fakeBillingClient, jsonAnswer, WithBillingClient } from "./billing-test-support.tsx";
+import { BillingClientProvider } from "./billing-client.ts";
+import { fakeBillingClient, jsonAnswer } from "./billing-test-support.tsx";
 import type { BillingClient } from "@atelier/site-api";
 
 afterEach(cleanup);
@@ -15,14 +16,14 @@ function PricingStandIn() {
 
 function renderCheckout(client: BillingClient, state: unknown, assignLocation: (url: string) => void) {
   render(
-    <WithBillingClient client={client}>
+    <BillingClientProvider client={client}>
       <MemoryRouter initialEntries={[{ pathname: "/checkout-session", state }]}>
         <Routes>
           <Route path="/checkout-session" element={<CheckoutSessionPage assignLocation={assignLocation} />} />
           <Route path="/pricing" element={<PricingStandIn />} />
         </Routes>
       </MemoryRouter>
-    </WithBillingClient>,
+    </BillingClientProvider>,
   );
 }
 

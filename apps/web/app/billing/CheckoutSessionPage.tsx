@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { Spinner } from "@atelier/ui";
-import { useBillingClient } from "./billing-context.tsx";
+import { useBillingClient } from "./billing-client.ts";
 import { readPriceIdFromState, type PricingNavigationState } from "./billing-meta.ts";
 
 export interface CheckoutSessionPageProps {

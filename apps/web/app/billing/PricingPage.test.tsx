@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes, useLocation } from "react-router";
-import { PricingPage } from "./PricingPage.tsx";
-import { fakeBillingClient, jsonAnswer, KnownAuthentication, WithBillingClient } from "./billing-test-support.tsx";
+import { createRoutesStub, useLoaderData, useLocation } from "react-router";
+import { loadPricing, PricingLoading, PricingPage, type PricingData } from "./PricingPage.tsx";
+import { fakeBillingClient, jsonAnswer } from "./billing-test-support.tsx";
 import type { BillingClient } from "@atelier/site-api";
 
 afterEach(() => {
@@ -49,19 +49,17 @@ function Elsewhere() {
   );
 }
 
-function renderPricing(client: BillingClient, signedIn: boolean, state?: unknown) {
-  render(
-    <KnownAuthentication signedIn={signedIn}>
-      <WithBillingClient client={client}>
-        <MemoryRouter initialEntries={[{ pathname: "/pricing", state }]}>
-          <Routes>
-            <Route path="/pricing" element={<PricingPage now={() => NOW} />} />
-            <Route path="*" element={<Elsewhere />} />
-          </Routes>
-        </MemoryRouter>
-      </WithBillingClient>
-    </KnownAuthentication>,
-  );
+function LoadedPricing() {
+  return <PricingPage data={useLoaderData<PricingData>()} now={() => NOW} />;
+}
+
+/** /pricing as its route renders it: the loader (with the visitor's sign-in as the route reads it), its fallback, the page. */
+function renderPricing(client: BillingClient, signedIn: boolean | Promise<boolean>, state?: unknown) {
+  const Stub = createRoutesStub([
+    { path: "/pricing", Component: LoadedPricing, loader: () => loadPricing(client, signedIn), HydrateFallback: PricingLoading },
+    { path: "*", Component: Elsewhere },
+  ]);
+  render(<Stub initialEntries={[{ pathname: "/pricing", state }]} />);
 }
 
 const cardNamed = (name: string) => screen.getByRole("article", { name });
@@ -100,10 +98,40 @@ describe("given a signed-out visitor on /pricing", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("Error: the server answered 503 Service Unavailable.");
   });
 
-  it("should keep a failed checkout's message visible", async () => {
+  it("should keep a failed checkout's message visible, while the plans load and after", async () => {
     const { client } = fakeBillingClient({ "/user/pricing": jsonAnswer(200, { products }) });
     renderPricing(client, false, { checkoutError: "Failed to create checkout session: No such price" });
+    expect((await screen.findByRole("alert")).textContent).toBe("Failed to create checkout session: No such price");
+    await screen.findAllByRole("article");
     expect(screen.getByRole("alert").textContent).toBe("Failed to create checkout session: No such price");
+  });
+
+  it("should show 'Loading the plans' until the plans are in", async () => {
+    let answerPricing: () => void = () => undefined;
+    const pricingAnswered = new Promise<void>((resolve) => (answerPricing = resolve));
+    const { client } = fakeBillingClient({ "/user/pricing": jsonAnswer(200, { products }) });
+    const slowClient: BillingClient = { ...client, loadPricing: async () => pricingAnswered.then(() => client.loadPricing()) };
+    renderPricing(slowClient, false);
+    expect(await screen.findByText("Loading the plans")).toBeTruthy();
+    expect(screen.queryByRole("article")).toBeNull();
+    answerPricing();
+    expect(await screen.findAllByRole("article")).toHaveLength(3);
+    expect(screen.queryByText("Loading the plans")).toBeNull();
+  });
+});
+
+describe("given a signed-in visitor whose sign-in is still being checked", () => {
+  it("should wait for it, then ask for the subscription and show the current plan", async () => {
+    let confirmSignIn: (signedIn: boolean) => void = () => undefined;
+    const signedIn = new Promise<boolean>((resolve) => (confirmSignIn = resolve));
+    const { client, requestedPaths } = fakeBillingClient({ "/user/pricing": jsonAnswer(200, { products }), "/user/subscription-status": jsonAnswer(200, standardSubscriber) });
+    renderPricing(client, signedIn);
+    await screen.findByText("Loading the plans");
+    expect(requestedPaths).toEqual(["/user/pricing"]);
+    confirmSignIn(true);
+    await screen.findAllByRole("article");
+    expect(cardNamed("Standard").dataset.state).toBe("current");
+    expect(requestedPaths).toEqual(["/user/pricing", "/user/subscription-status"]);
   });
 });
 

@@ -1,48 +1,71 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Spinner } from "@atelier/ui";
-import { useAuthStatus } from "@atelier/auth/react";
-import { hasSignedInHint } from "../lib/auth.ts";
-import { pricingErrorText } from "@atelier/site-api";
-import { useBillingClient, useSubscriptionStatus } from "./billing-context.tsx";
+import { pricingErrorText, type BillingClient, type PricingInterval, type PricingProduct, type SubscriptionStatus } from "@atelier/site-api";
 import { PRICING_LOGIN_PATH, readCheckoutErrorFromState, type PriceNavigationState } from "./billing-meta.ts";
-import type { PricingInterval, PricingProduct } from "@atelier/site-api";
 import { IntervalToggle } from "./IntervalToggle.tsx";
 import { PlanCard } from "./PlanCard.tsx";
 import { planCardState, productsForInterval, type PlanCardState } from "./plan-card-state.ts";
+import { loadSubscriptionStatus } from "./subscription-status.ts";
 
-type PricingView = { state: "loading" } | { state: "ready"; products: PricingProduct[] } | { state: "error"; message: string };
+/** What /pricing shows: the plans with the visitor's subscription (none when signed out), or the pricing's error. */
+export type PricingData =
+  | { state: "ready"; products: PricingProduct[]; isSignedIn: boolean; subscription: SubscriptionStatus | undefined }
+  | { state: "error"; message: string };
+
+/**
+ * The pricing's `clientLoader` (routes/billing/pricing.tsx), a plain function so tests call it with a fake client. The
+ * plans and the sign-in status are asked for at once; the subscription status only for a signed-in visitor, and a
+ * failed one is cleared (spec §8).
+ */
+export async function loadPricing(client: BillingClient, signedIn: boolean | Promise<boolean>): Promise<PricingData> {
+  const subscriptionRequest = Promise.resolve(signedIn).then(async (isSignedIn) => (isSignedIn ? (await loadSubscriptionStatus(client)).status : undefined));
+  const [pricing, subscription] = await Promise.all([client.loadPricing(), subscriptionRequest]);
+  if (pricing.status === "error") return { state: "error", message: pricing.message };
+  return { state: "ready", products: pricing.data, isSignedIn: await signedIn, subscription };
+}
+
+/** The page's heading and the checkout's error, above the toggle and the cards. */
+function PricingHeader() {
+  const checkoutError = readCheckoutErrorFromState(useLocation().state);
+  return (
+    <>
+      <h1 id="pricing-heading">Pricing</h1>
+      <p className="page-subtitle">Pick the plan that suits you; you can change or cancel it at any time.</p>
+      {checkoutError ? (
+        <p className="billing-error" role="alert">
+          {checkoutError}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** Shown while the plans load on a first visit (the route's `HydrateFallback`). */
+export function PricingLoading() {
+  return (
+    <section className="page pricing-page" aria-labelledby="pricing-heading">
+      <PricingHeader />
+      <div className="billing-loading">
+        <Spinner label="Loading the plans" />
+      </div>
+    </section>
+  );
+}
 
 export interface PricingPageProps {
+  data: PricingData;
   /** The clock for days left; tests pass a fixed one. */
   now?: () => number;
 }
 
-/** /pricing (spec 4.4): the interval toggle and the plan cards, for visitors and subscribers alike. */
-export function PricingPage({ now = Date.now }: PricingPageProps) {
-  const client = useBillingClient();
+/** /pricing (spec 4.4): the interval toggle and the plan cards, for visitors and subscribers alike, from its route's loader data. */
+export function PricingPage({ data, now = Date.now }: PricingPageProps) {
   const navigate = useNavigate();
-  const location = useLocation();
-  const { loadState, isAuthenticated } = useAuthStatus();
-  const isSignedIn = loadState === "ready" && isAuthenticated;
-  const subscription = useSubscriptionStatus(isSignedIn);
   const [interval, setSelectedInterval] = useState<PricingInterval>("month");
-  const [view, setView] = useState<PricingView>({ state: "loading" });
-  const checkoutError = readCheckoutErrorFromState(location.state);
-
-  useEffect(() => {
-    let isCurrent = true;
-    void client.loadPricing().then((result) => {
-      if (!isCurrent) return;
-      setView(result.status === "ok" ? { state: "ready", products: result.data } : { state: "error", message: result.message });
-    });
-    return () => {
-      isCurrent = false;
-    };
-  }, [client]);
 
   const choose = (product: PricingProduct, state: PlanCardState) => {
-    if (!isSignedIn) {
+    if (data.state !== "ready" || !data.isSignedIn) {
       void navigate(PRICING_LOGIN_PATH);
       return;
     }
@@ -51,31 +74,18 @@ export function PricingPage({ now = Date.now }: PricingPageProps) {
     void navigate(state.kind === "choose" ? "/checkout-session" : "/stripe-portal-session", { state: navigationState });
   };
 
-  // A browser that signed in before waits for its status rather than flashing 'Choose plan' on every card.
-  const isWaitingForAuthentication = loadState === "loading" && hasSignedInHint();
-  const isWaitingForSubscription = isWaitingForAuthentication || (isSignedIn && (subscription.loadState === "idle" || (subscription.loadState === "loading" && subscription.status === undefined)));
   const nowMilliseconds = now();
 
   return (
     <section className="page pricing-page" aria-labelledby="pricing-heading">
-      <h1 id="pricing-heading">Pricing</h1>
-      <p className="page-subtitle">Pick the plan that suits you; you can change or cancel it at any time.</p>
-      {checkoutError ? (
-        <p className="billing-error" role="alert">
-          {checkoutError}
-        </p>
-      ) : null}
+      <PricingHeader />
       <IntervalToggle interval={interval} onChange={setSelectedInterval} />
-      {view.state === "loading" || (view.state === "ready" && isWaitingForSubscription) ? (
-        <div className="billing-loading">
-          <Spinner label="Loading the plans" />
-        </div>
-      ) : view.state === "error" ? (
+      {data.state === "error" ? (
         <p className="billing-error" role="alert">
-          {pricingErrorText(view.message)}
+          {pricingErrorText(data.message)}
         </p>
       ) : (
-        <PlanGrid products={productsForInterval(view.products, interval)} choose={choose} stateOf={(product) => planCardState(product, subscription.status, nowMilliseconds, view.products)} />
+        <PlanGrid products={productsForInterval(data.products, interval)} choose={choose} stateOf={(product) => planCardState(product, data.subscription, nowMilliseconds, data.products)} />
       )}
     </section>
   );

@@ -1,12 +1,20 @@
 import { Link, useNavigate } from "react-router";
 import { Badge, Button, Card, CardBody, CardTitle, Spinner } from "@atelier/ui";
-import { useSubscriptionStatus } from "./billing-context.tsx";
 import { formatBillingDate } from "./billing-meta.ts";
 import { daysLeftUntil, formatDaysLeft } from "./plan-card-state.ts";
+import type { LoadedSubscriptionStatus } from "./subscription-status.ts";
+
+export interface SubscriptionStatusCardProps {
+  /** From the dashboard's loader (`loadSubscriptionStatus`); undefined while it loads on a first visit. */
+  subscription: LoadedSubscriptionStatus | undefined;
+  /** The clock for days left; tests pass a fixed one. */
+  now?: () => number;
+}
 
 /** The dashboard's 'Subscription' card (spec §2.2): cleared, so showing no subscription, when the call fails (spec §8). */
-export function SubscriptionStatusCard({ now = Date.now }: { now?: () => number }) {
-  const { loadState, status } = useSubscriptionStatus(true);
+export function SubscriptionStatusCard({ subscription, now = Date.now }: SubscriptionStatusCardProps) {
+  const loadState = subscription?.loadState ?? "loading";
+  const status = subscription?.status;
   const navigate = useNavigate();
   const hasSubscription = status !== undefined && status.has_subscription;
 

@@ -1,9 +1,7 @@
 import type { ReactNode } from "react";
 import { createAllauthClient } from "@atelier/auth";
-import { AuthProvider, createAuthStore } from "@atelier/auth/react";
-import { createSiteHttp } from "@atelier/site-api";
-import { createBillingClient, type BillingClient } from "@atelier/site-api";
-import { BillingClientProvider } from "./billing-context.tsx";
+import { AuthProvider, createAuthStore, type AuthStore } from "@atelier/auth/react";
+import { createBillingClient, createSiteHttp, type BillingClient } from "@atelier/site-api";
 
 const signedInAnswer = {
   status: 200,
@@ -12,10 +10,16 @@ const signedInAnswer = {
 };
 const signedOutAnswer = { status: 401, data: { flows: [{ id: "login" }] }, meta: { is_authenticated: false } };
 
+/** Test-only: an auth client whose every call fails, and a store that already knows the status, so no call is made. */
+export function knownAuthStore(signedIn: boolean) {
+  const client = createAllauthClient({ baseUrl: "/_allauth", clientType: "browser", fetch: async () => new Response(null, { status: 500 }) });
+  const store: AuthStore = createAuthStore(client, { initialConfiguration: {} as never, initialAuthenticationResponse: (signedIn ? signedInAnswer : signedOutAnswer) as never });
+  return { client, store };
+}
+
 /** Test-only: an auth provider whose status is already known, so no call is made. */
 export function KnownAuthentication({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
-  const client = createAllauthClient({ baseUrl: "/_allauth", clientType: "browser", fetch: async () => new Response(null, { status: 500 }) });
-  const store = createAuthStore(client, { initialConfiguration: {} as never, initialAuthenticationResponse: (signedIn ? signedInAnswer : signedOutAnswer) as never });
+  const { client, store } = knownAuthStore(signedIn);
   return (
     <AuthProvider client={client} store={store} gate="none" loadOnMount={false}>
       {children}
@@ -29,10 +33,10 @@ export function fakeBillingClient(answers: Record<string, () => Response>): { cl
   const client = createBillingClient(
     createSiteHttp({
       fetch: async (input) => {
-      const path = new URL((input as Request).url).pathname;
-      requestedPaths.push(path);
-      const answer = answers[path];
-      return answer ? answer() : new Response("Not found", { status: 404 });
+        const path = new URL((input as Request).url).pathname;
+        requestedPaths.push(path);
+        const answer = answers[path];
+        return answer ? answer() : new Response("Not found", { status: 404 });
       },
     }),
   );
@@ -41,8 +45,4 @@ export function fakeBillingClient(answers: Record<string, () => Response>): { cl
 
 export function jsonAnswer(status: number, body: unknown): () => Response {
   return () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-}
-
-export function WithBillingClient({ client, children }: { client: BillingClient; children: ReactNode }) {
-  return <BillingClientProvider client={client}>{children}</BillingClientProvider>;
 }

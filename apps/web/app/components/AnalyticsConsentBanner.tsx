@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Button } from "@atelier/ui";
-import { loadSiteConfig } from "../lib/site-config.ts";
+import { useSiteConfigClient } from "../lib/site-config.ts";
 import { type SiteConfig } from "@atelier/site-api";
 import { readAnalyticsConsent, storeAnalyticsConsent, type AnalyticsConsentDecision } from "../lib/analytics-consent.ts";
 
@@ -14,15 +14,19 @@ function loadAnalyticsScript(analytics: NonNullable<SiteConfig["analytics"]>) {
   document.head.append(script);
 }
 
+/** Rendered only after hydration (AnalyticsConsent), so it reads the stored decision as it first renders. */
 export default function AnalyticsConsentBanner() {
+  const siteConfigClient = useSiteConfigClient();
   const [analytics, setAnalytics] = useState<SiteConfig["analytics"]>(null);
-  const [decision, setDecision] = useState<AnalyticsConsentDecision>("undecided");
+  const [decision, setDecision] = useState<AnalyticsConsentDecision>(readAnalyticsConsent);
 
+  // Not a loader's data: the banner belongs to every page's frame, and with a decision already stored it loads the
+  // statistics script, which is outside React.
   useEffect(() => {
     const storedDecision = readAnalyticsConsent();
-    setDecision(storedDecision);
     if (storedDecision === "declined") return;
-    loadSiteConfig()
+    siteConfigClient
+      .loadSiteConfig()
       .then((config) => {
         if (!config.analytics) return;
         setAnalytics(config.analytics);
@@ -31,7 +35,7 @@ export default function AnalyticsConsentBanner() {
       .catch(() => {
         // Without the settings there are no analytics, which is the safe default.
       });
-  }, []);
+  }, [siteConfigClient]);
 
   if (!analytics || decision !== "undecided") return null;
 

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { Button } from "@atelier/ui";
 import { AltchaCaptcha } from "./AltchaCaptcha.tsx";
 import { RecaptchaCaptcha } from "./RecaptchaCaptcha.tsx";
-import { sendContactMessage } from "./contact-client.ts";
-import { loadSiteConfig } from "../lib/site-config.ts";
+import { useContactClient } from "./contact-client.ts";
+import { useSiteConfigClient } from "../lib/site-config.ts";
 import { type CaptchaSettings } from "@atelier/site-api";
 
 export const CAPTCHA_REQUIRED_MESSAGE = "Please complete the captcha verification";
@@ -13,15 +13,19 @@ type ContactFormStatus = { state: "idle" } | { state: "submitting" } | { state: 
 const emptyFields = { name: "", email: "", message: "", website: "" };
 
 function CaptchaField({ onTokenChange, resetCounter }: { onTokenChange: (token: string | null) => void; resetCounter: number }) {
+  const siteConfigClient = useSiteConfigClient();
   const [captchaSettings, setCaptchaSettings] = useState<CaptchaSettings | "loading" | "unavailable">("loading");
+  // Asked for after hydration rather than by a clientLoader: /contact is prerendered with its form (decisions 0004,
+  // 0034), and a loader would put its HydrateFallback in the prerendered page instead.
   useEffect(() => {
-    loadSiteConfig()
+    siteConfigClient
+      .loadSiteConfig()
       .then((config) => setCaptchaSettings(config.captcha))
       .catch((error: unknown) => {
         console.error("The site settings could not be loaded", error);
         setCaptchaSettings("unavailable");
       });
-  }, []);
+  }, [siteConfigClient]);
   if (captchaSettings === "loading") return <p className="captcha-loading">Preparing the spam check…</p>;
   if (captchaSettings === "unavailable") return <p role="alert">The spam check could not be loaded. Please reload the page, or phone us.</p>;
   if (captchaSettings.provider === "recaptcha") return <RecaptchaCaptcha siteKey={captchaSettings.siteKey} onTokenChange={onTokenChange} resetCounter={resetCounter} />;
@@ -30,6 +34,7 @@ function CaptchaField({ onTokenChange, resetCounter }: { onTokenChange: (token: 
 
 /** Name, e-mail, message and captcha; states idle → submitting ('Sending...') → success (cleared) or error (spec §4, §5). */
 export function ContactForm() {
+  const contactClient = useContactClient();
   const [fields, setFields] = useState(emptyFields);
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [captchaResetCounter, setCaptchaResetCounter] = useState(0);
@@ -52,7 +57,7 @@ export function ContactForm() {
       return;
     }
     setStatus({ state: "submitting" });
-    const result = await sendContactMessage({ ...fields, recaptchaToken: captchaToken });
+    const result = await contactClient.sendContactMessage({ ...fields, recaptchaToken: captchaToken });
     if (result.status === "sent") {
       setFields(emptyFields);
       setTouched(false);

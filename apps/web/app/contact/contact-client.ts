@@ -1,9 +1,7 @@
-import { createContactClient, type ContactMessageInput, type ContactSendResult } from "@atelier/site-api";
+import { createContactClient } from "@atelier/site-api";
+import { createClientContext } from "../lib/client-context.tsx";
 import { siteHttp } from "../lib/site-http.ts";
 
-const contactClient = createContactClient(siteHttp);
-
-/** Sends the contact form (spec §7); the result carries the text to show. */
-export function sendContactMessage(input: ContactMessageInput): Promise<ContactSendResult> {
-  return contactClient.sendContactMessage(input);
-}
+/** The contact form's client (spec §7; `@atelier/site-api` holds its texts): the form gets it through the hook. */
+export const contactClient = createContactClient(siteHttp);
+export const { Provider: ContactClientProvider, useClient: useContactClient } = createClientContext(contactClient);

@@ -1,9 +1,7 @@
-import { createSiteConfigClient, type SiteConfig } from "@atelier/site-api";
+import { createSiteConfigClient } from "@atelier/site-api";
+import { createClientContext } from "./client-context.tsx";
 import { siteHttp } from "./site-http.ts";
 
-const siteConfigClient = createSiteConfigClient(siteHttp);
-
-/** The server's public settings (captcha kind, analytics), fetched once per page load. */
-export function loadSiteConfig(): Promise<SiteConfig> {
-  return siteConfigClient.loadSiteConfig();
-}
+/** The server's public settings (captcha kind, analytics), fetched once per page load: components use the hook. */
+export const siteConfigClient = createSiteConfigClient(siteHttp);
+export const { Provider: SiteConfigClientProvider, useClient: useSiteConfigClient } = createClientContext(siteConfigClient);

@@ -4,11 +4,21 @@ import { ProtectedRoute, useAuthStatus } from "@atelier/auth/react";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { accountPageMeta } from "../account/account-meta.ts";
 import { openLoginModalForProtectedPage } from "../login-modal/login-modal-store.ts";
+import { billingClient } from "../billing/billing-client.ts";
 import { SubscriptionStatusCard } from "../billing/SubscriptionStatusCard.tsx";
+import { loadSubscriptionStatus, readSignedIn, type LoadedSubscriptionStatus } from "../billing/subscription-status.ts";
+import { authStore } from "../lib/auth.ts";
+import type { Route } from "./+types/dashboard";
 
 export const meta = accountPageMeta("Dashboard");
 
-function DashboardContent() {
+/** The subscription card's status; a signed-out visitor gets the login modal and makes no status call. */
+export async function clientLoader() {
+  const subscription = (await readSignedIn(authStore, true)) ? await loadSubscriptionStatus(billingClient) : undefined;
+  return { subscription };
+}
+
+function DashboardContent({ subscription }: { subscription: LoadedSubscriptionStatus | undefined }) {
   const { user } = useAuthStatus();
   return (
     <AccountPage title="Dashboard" lead={user ? `Welcome, ${user.display}.` : undefined}>
@@ -24,7 +34,7 @@ function DashboardContent() {
             </dl>
           </CardBody>
         </Card>
-        <SubscriptionStatusCard />
+        <SubscriptionStatusCard subscription={subscription} />
         <Card>
           <CardBody>
             <CardTitle headingLevel={2}>Flashcards</CardTitle>
@@ -61,10 +71,19 @@ function DashboardContent() {
   );
 }
 
-export default function DashboardRoute() {
+/**
+ * A first visit shows the dashboard at once, its subscription card loading. Signed out it shows nothing: the route's
+ * `ProtectedRoute` opens the login modal once the loader is done (a second guard here would open it twice).
+ */
+export function HydrateFallback() {
+  const { loadState, isAuthenticated } = useAuthStatus();
+  return loadState === "ready" && isAuthenticated ? <DashboardContent subscription={undefined} /> : null;
+}
+
+export default function DashboardRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <DashboardContent />
+      <DashboardContent subscription={loaderData.subscription} />
     </ProtectedRoute>
   );
 }
