@@ -1,10 +1,13 @@
 import { useState, type ComponentType, type ReactNode } from "react";
-import { createRoutesStub, useLoaderData, useRevalidator } from "react-router";
+import { createRoutesStub, useLoaderData, useRevalidator, type InitialEntry } from "react-router";
 
 export interface RouteStoryProps<Data> {
-  /** The route's pattern and the address the story opens, e.g. "/study/:groupId/config" and "/study/film/config". */
+  /**
+   * The route's pattern and the address the story opens, e.g. "/study/:groupId/config" and "/study/film/config", or
+   * a location with the navigation state a screen is reached with.
+   */
   path: string;
-  initialEntry: string;
+  initialEntry: InitialEntry;
   /** The route's loader, called with the story's fake clients (the app's route calls it with `siteClients`). */
   load: () => Promise<Data>;
   /** The screen, given what the loader returned and a `reload` that runs the loader again. */

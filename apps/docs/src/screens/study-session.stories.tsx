@@ -1,11 +1,13 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { MemoryRouter } from "react-router";
+import { useState } from "react";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { LoginModal } from "../../../web/app/login-modal/LoginModal.tsx";
 import { useLoginModalStore } from "../../../web/app/login-modal/login-modal-store.ts";
 import { KnownConfiguration, localProvider } from "../../../web/app/providers/provider-test-support.tsx";
-import { FlashcardSessionPage } from "../../../web/app/study/FlashcardSessionPage.tsx";
+import { FlashcardSessionLoading, FlashcardSessionPage, loadFlashcardSession } from "../../../web/app/study/FlashcardSessionPage.tsx";
+import { StudyClientProvider } from "../../../web/app/study/study-client.ts";
 import { createFakeStudyApi, type FakeStudyApiOptions } from "./fake-study-api.ts";
+import { RouteStory } from "./route-story.tsx";
 import "../../../web/app/app.css";
 
 type SessionStoryArgs = FakeStudyApiOptions & { mode: "study" | "test"; range: "all" | "new" | "in-progress" };
@@ -13,15 +15,24 @@ type SessionStoryArgs = FakeStudyApiOptions & { mode: "study" | "test"; range: "
 function SessionOnAPage({ mode, range, ...apiOptions }: SessionStoryArgs) {
   window.sessionStorage.clear();
   useLoginModalStore.setState({ state: "closed", step: "initial", options: {} });
+  // One fake API for the story's whole life: it keeps the boxes the ratings move.
+  const [study] = useState(() => createFakeStudyApi(apiOptions));
   return (
-    <MemoryRouter initialEntries={[{ pathname: "/study/film/session", state: { mode, range, cardCount: 5, startIndex: 1, endIndex: 8 }, key: `${mode}-${range}` }]}>
-      <KnownConfiguration providers={[localProvider]}>
-        <main className="site-main">
-          <FlashcardSessionPage groupId="film" client={createFakeStudyApi(apiOptions)} />
-        </main>
-        <LoginModal />
-      </KnownConfiguration>
-    </MemoryRouter>
+    <RouteStory
+      path="/study/:groupId/session"
+      initialEntry={{ pathname: "/study/film/session", state: { mode, range, cardCount: 5, startIndex: 1, endIndex: 8 }, key: `${mode}-${range}` }}
+      load={() => loadFlashcardSession(study, "film")}
+      Screen={({ data, reload }) => <FlashcardSessionPage groupId="film" data={data} reload={reload} />}
+      Loading={FlashcardSessionLoading}
+      wrap={(screen) => (
+        <StudyClientProvider client={study}>
+          <KnownConfiguration providers={[localProvider]}>
+            <main className="site-main">{screen}</main>
+            <LoginModal />
+          </KnownConfiguration>
+        </StudyClientProvider>
+      )}
+    />
   );
 }
 

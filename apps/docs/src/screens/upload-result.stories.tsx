@@ -1,7 +1,9 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { MemoryRouter } from "react-router";
 import { expect, userEvent, within } from "storybook/test";
+import { StudyClientProvider } from "../../../web/app/study/study-client.ts";
 import { UploadForm } from "../../../web/app/study/UploadForm.tsx";
+import { createFakeStudyApi } from "./fake-study-api.ts";
 import "../../../web/app/app.css";
 
 const pairCount = 559;
@@ -21,16 +23,18 @@ async function fakeUpload() {
 const meta = {
   title: "Screens/Study/Upload result",
   render: () => (
-    <MemoryRouter initialEntries={["/upload-subtitles"]}>
-      <main className="site-main">
-        <section className="page study-page">
-          <h1>Learn Swedish from film subtitles</h1>
-          <div className="study-upload">
-            <UploadForm upload={fakeUpload} />
-          </div>
-        </section>
-      </main>
-    </MemoryRouter>
+    <StudyClientProvider client={{ ...createFakeStudyApi(), uploadSubtitles: fakeUpload }}>
+      <MemoryRouter initialEntries={["/upload-subtitles"]}>
+        <main className="site-main">
+          <section className="page study-page">
+            <h1>Learn Swedish from film subtitles</h1>
+            <div className="study-upload">
+              <UploadForm />
+            </div>
+          </section>
+        </main>
+      </MemoryRouter>
+    </StudyClientProvider>
   ),
   parameters: { layout: "fullscreen" },
   globals: { viewport: { value: "laptop1366" } },

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import type { StudyClient } from "@atelier/site-api";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
+import { renderStudyScreens, studyScreen } from "./study-screen-test-support.tsx";
 
 vi.mock("@atelier/auth/react", async (importOriginal) => ({ ...(await importOriginal<object>()), useAuthStatus: () => ({ loadState: "ready", isAuthenticated: true }) }));
 
-const { FlashcardSessionPage } = await import("./FlashcardSessionPage.tsx");
+const { FlashcardSessionPage, loadFlashcardSession } = await import("./FlashcardSessionPage.tsx");
 const { loadStudySetup, StudySetupPage } = await import("./StudySetupPage.tsx");
 
 const pairs = [
@@ -31,12 +31,11 @@ function fakeStudyClient(overrides: Partial<Record<keyof StudyClient, unknown>> 
   } as unknown as StudyClient;
 }
 
+const setupScreen = studyScreen("/study/:groupId/config", (client) => loadStudySetup(client, "g1"), (props) => <StudySetupPage groupId="g1" {...props} />);
+const sessionScreen = studyScreen("/study/:groupId/session", (client) => loadFlashcardSession(client, "g1"), (props) => <FlashcardSessionPage groupId="g1" {...props} />);
+
 function renderSession(client: StudyClient, config: object = { mode: "test", range: "all", cardCount: 20 }) {
-  return render(
-    <MemoryRouter initialEntries={[{ pathname: "/study/g1/session", state: config, key: "k1" }]}>
-      <FlashcardSessionPage groupId="g1" client={client} />
-    </MemoryRouter>,
-  );
+  return renderStudyScreens(client, [sessionScreen], { pathname: "/study/g1/session", state: config, key: "k1" });
 }
 
 /** A browser's speech synthesis with these voices, recording what it is asked to read. */
@@ -69,17 +68,12 @@ describe("given a learner who chose to see the Swedish side first", () => {
 
   it("should keep the choice from the setup and show the Swedish sentence above the English one in the session", async () => {
     const client = fakeStudyClient();
-    render(
-      <MemoryRouter initialEntries={["/study/g1/config"]}>
-        <Routes>
-          <Route path="/study/g1/config" element={<StudySetupPage groupId="g1" data={await loadStudySetup(client, "g1")} reload={() => {}} />} />
-          <Route path="/study/g1/session" element={<FlashcardSessionPage groupId="g1" client={client} />} />
-        </Routes>
-      </MemoryRouter>,
-    );
+    renderStudyScreens(client, [setupScreen, sessionScreen], "/study/g1/config");
     fireEvent.click(await screen.findByLabelText("Swedish, then English"));
     fireEvent.click(screen.getByRole("button", { name: "Study" }));
-    const card = (await screen.findByText("God morgon")).closest("button") as HTMLButtonElement;
+    // The setup stays until the session's loader is done: its preview lists the same sentences, the card is the session's.
+    const card = await screen.findByRole("button", { name: /^Side B · Swedish/ });
+    expect(within(card).getByText("God morgon")).toBeTruthy();
     expect(within(card).queryByText("Good morning")).toBeNull();
     fireEvent.keyDown(document.body, { key: " " });
     const sides = Array.from(card.querySelectorAll(".flashcard__text")).map((side) => [side.getAttribute("lang"), side.textContent]);

@@ -1,20 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import type { StudyClient } from "@atelier/site-api";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
+import { FlashcardSessionPage, loadFlashcardSession } from "./FlashcardSessionPage.tsx";
+import { renderStudyScreens, studyScreen } from "./study-screen-test-support.tsx";
 
-const { fakeClient } = vi.hoisted(() => ({
-  fakeClient: {
-    loadStats: vi.fn(),
-    loadPairs: vi.fn(),
-    ratePair: vi.fn(),
-    markStudied: vi.fn(),
-    deletePair: vi.fn(),
-  },
-}));
-vi.mock("./study-client.ts", async (importOriginal) => ({ ...(await importOriginal<object>()), studyClient: fakeClient }));
-
-const { FlashcardSessionPage } = await import("./FlashcardSessionPage.tsx");
+const fakeClient = {
+  loadStats: vi.fn(),
+  loadPairs: vi.fn(),
+  ratePair: vi.fn(),
+  markStudied: vi.fn(),
+  deletePair: vi.fn(),
+};
 
 const stats = {
   id: "g1", name: "Bron", is_public: true, is_owner: false, total: 2, not_started: 2, in_progress: 0, memorized: 0,
@@ -26,16 +23,15 @@ const pairs = [
   { id: "p2", english: "Thank you", swedish: "Tack", current_box: 1 },
 ];
 
-function renderSession() {
-  return render(
-    <MemoryRouter initialEntries={[{ pathname: "/study/g1/session", state: { mode: "test", range: "all", cardCount: 20 }, key: "k1" }]}>
-      <FlashcardSessionPage groupId="g1" />
-    </MemoryRouter>,
-  );
+const sessionScreen = studyScreen("/study/:groupId/session", (client) => loadFlashcardSession(client, "g1"), (props) => <FlashcardSessionPage groupId="g1" {...props} />);
+
+function renderSession(config: object = { mode: "test", range: "all", cardCount: 20 }) {
+  return renderStudyScreens(fakeClient as unknown as StudyClient, [sessionScreen], { pathname: "/study/g1/session", state: config, key: "k1" });
 }
 
 describe("given the flashcard session", () => {
   beforeEach(() => {
+    vi.clearAllMocks();
     window.sessionStorage.clear();
     useLoginModalStore.setState({ state: "closed" });
     fakeClient.loadStats.mockResolvedValue({ status: "ok", data: stats });
@@ -65,7 +61,6 @@ describe("given the flashcard session", () => {
   });
 
   it("should move the counts with the rating's answer instead of loading the group's stats again", async () => {
-    fakeClient.loadStats.mockClear();
     fakeClient.ratePair.mockResolvedValue({
       status: "ok",
       data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false, learning_state: { before: "new", after: "in-progress" } },
@@ -141,6 +136,31 @@ describe("given the flashcard session", () => {
     fireEvent.keyDown(document.body, { key: "2" });
     await vi.waitFor(() => expect(useLoginModalStore.getState().state).toBe("open"));
     expect(useLoginModalStore.getState().options.title).toBe("Keep Up the Great Work!");
+  });
+
+  it("should load the group's stats again through the route's loader once the cards are marked as studied", async () => {
+    fakeClient.markStudied.mockResolvedValue({ status: "ok", data: { marked: 2 } });
+    renderSession({ mode: "study", range: "all", cardCount: 20 });
+    await screen.findByText("Good morning");
+    expect(fakeClient.loadStats).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole("button", { name: "Mark as Studied" }));
+    expect(await screen.findByRole("heading", { name: "Well done: these cards are studied" })).toBeTruthy();
+    await waitFor(() => expect(fakeClient.loadStats).toHaveBeenCalledTimes(2));
+    expect(fakeClient.markStudied).toHaveBeenCalledWith("g1", ["p1", "p2"]);
+  });
+
+  it("should restore the session saved for its history entry after a reload, without asking for cards again", async () => {
+    fakeClient.ratePair.mockResolvedValue({ status: "ok", data: { pair: { id: "p1", current_box: 2 }, memorized: 0, anonymous_limit_reached: false } });
+    renderSession();
+    await screen.findByText("Good morning");
+    fireEvent.keyDown(document.body, { key: "2" });
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ state: { index: 1 } }));
+    cleanup();
+    renderSession();
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect(screen.getByText("2 / 2")).toBeTruthy();
+    expect(fakeClient.loadPairs).toHaveBeenCalledTimes(1);
   });
 
   it("should say 'No flashcard pairs available' for an empty result", async () => {

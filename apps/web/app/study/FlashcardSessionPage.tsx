@@ -1,9 +1,17 @@
-import { useCallback, useEffect, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
-import { describeReviewDelay, moveLearningStateCount, nextReviewAfterAnswer, REVIEW_INTERVAL_DAYS_BY_BOX, REVIEW_OPTIONS, type SessionConfig } from "@atelier/leitner";
+import {
+  describeReviewDelay,
+  moveLearningStateCount,
+  nextReviewAfterAnswer,
+  REVIEW_INTERVAL_DAYS_BY_BOX,
+  REVIEW_OPTIONS,
+  type CardLearningState,
+  type SessionConfig,
+} from "@atelier/leitner";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient as defaultStudyClient } from "./study-client.ts";
+import { useStudyClient } from "./study-client.ts";
 import { isDoubtfulPair, type FlashcardPair, type GroupStats, type StudyClient } from "@atelier/site-api";
 import {
   createInitialSessionState,
@@ -34,15 +42,66 @@ function isKeyForControl(event: KeyboardEvent): boolean {
   return (event.key === " " || event.key === "Enter") && target.closest("button, a, [role='slider']") !== null;
 }
 
-/** /study/{groupId}/session: the session of spec §2.13 (§4, §6); `client` is the study API's (a fake one in Storybook). */
-export function FlashcardSessionPage({ groupId, client: studyClient = defaultStudyClient }: { groupId: string; client?: StudyClient }) {
+/**
+ * What the session's route loads: the group's stats (its name, its counts, whether an anonymous learner is at the
+ * limit), `undefined` when they fail (spec §8: the console only). The cards are not here: which ones depends on the
+ * history entry (the setup's config in its navigation state, the session saved for it), which a loader cannot see.
+ */
+export interface FlashcardSessionData {
+  stats: GroupStats | undefined;
+}
+
+/** The session's `clientLoader` (routes/study/session.tsx), a plain function so tests call it with a fake client. */
+export async function loadFlashcardSession(client: StudyClient, groupId: string): Promise<FlashcardSessionData> {
+  const result = await client.loadStats(groupId);
+  if (result.status === "ok") return { stats: result.data };
+  console.error(result.message);
+  return { stats: undefined };
+}
+
+/** Shown while the session's stats load on a first visit (the route's `HydrateFallback`). */
+export function FlashcardSessionLoading() {
+  return (
+    <section className="page study-page flashcard-session">
+      <h1>Flashcards</h1>
+      <Spinner label="Loading cards" />
+    </section>
+  );
+}
+
+/** The loader's stats, moved by each rating's answer (issue 16) until the loader brings the group's stats again. */
+function useCountedStats(loaded: GroupStats | undefined) {
+  const [counted, setCounted] = useState<{ loaded: GroupStats; stats: GroupStats }>();
+  const stats = loaded && counted?.loaded === loaded ? counted.stats : loaded;
+  const moveCount = useCallback(
+    (before: CardLearningState, after: CardLearningState) => {
+      if (!loaded) return;
+      setCounted((current) => ({ loaded, stats: moveLearningStateCount(current?.loaded === loaded ? current.stats : loaded, before, after) }));
+    },
+    [loaded],
+  );
+  return [stats, moveCount] as const;
+}
+
+/**
+ * The session of spec §2.13 (§4, §6) at /study/{groupId}/session, with its route's loader data; `reload` runs the
+ * loader again when the group's stats have changed (cards studied, a pair deleted).
+ */
+export function FlashcardSessionPage({ groupId, data, reload }: { groupId: string; data: FlashcardSessionData; reload: () => void }) {
+  const studyClient = useStudyClient();
   const location = useLocation();
   const headingId = useId();
-  const [state, dispatch] = useReducer(sessionReducer, sessionConfigFromNavigationState(location.state), createInitialSessionState);
-  const [stats, setStats] = useState<GroupStats>();
+  // A reload (or going back to this history entry) restores the session saved for the entry: its key survives a
+  // reload but is new for every visit from the setup, so a new session from the setup starts fresh.
+  const [state, dispatch] = useReducer(
+    sessionReducer,
+    undefined,
+    () => readSavedSessionState(window.sessionStorage, { groupId, locationKey: location.key }) ?? createInitialSessionState(sessionConfigFromNavigationState(location.state)),
+  );
+  const [stats, moveStatsCount] = useCountedStats(data.stats);
   const [pending, setPending] = useState(false);
   const [actionError, setActionError] = useState<string>();
-  const restoreAttempted = useRef(false);
+  const firstCardsRequested = useRef(false);
   const [answers, setAnswers] = useState<SessionAnswer[]>([]);
   const [summaryState, setSummaryState] = useState<"hidden" | "shown" | "dismissed">("hidden");
   /** A deleted pair stays restorable for a few seconds before the server is told (issue 13: delete with undo). */
@@ -52,21 +111,8 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
   const [contextOpen, setContextOpen] = useState(false);
   const { canSpeak, speak } = useReadAloud();
 
-  const loadStats = useCallback(async () => {
-    const result = await studyClient.loadStats(groupId);
-    if (result.status === "error") {
-      console.error(result.message);
-      return;
-    }
-    setStats(result.data);
-    if (result.data.anonymous_limit_reached) dispatch({ type: "anonymous-limit-reached" });
-  }, [groupId, studyClient]);
-
-  const loadCards = useCallback(
+  const fetchCards = useCallback(
     async (config: SessionConfig) => {
-      dispatch({ type: "cards-requested", config });
-      setAnswers([]);
-      setSummaryState("hidden");
       const result = await studyClient.loadPairs(groupId, { ...config, cardCount: config.cardCount });
       if (result.status === "ok") dispatch({ type: "cards-loaded", cards: result.data.pairs });
       else dispatch({ type: "cards-failed", message: result.message });
@@ -74,29 +120,32 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
     [groupId, studyClient],
   );
 
-  // The saved session is restored once, on the first render; otherwise the cards are loaded for the config.
+  const loadCards = (config: SessionConfig) => {
+    dispatch({ type: "cards-requested", config });
+    setAnswers([]);
+    setSummaryState("hidden");
+    void fetchCards(config);
+  };
+
+  // The first cards are asked for once, on mount, unless the entry's session was restored: they come from the history
+  // entry's config, which the route's clientLoader cannot see (decision 0035).
   useEffect(() => {
-    if (restoreAttempted.current) return;
-    restoreAttempted.current = true;
-    // The history entry's key survives a reload but is new for every visit from the setup, so only a reload (or
-    // going back to this entry) restores; a new session from the setup starts fresh.
-    const saved = readSavedSessionState(window.sessionStorage, { groupId, locationKey: location.key });
-    if (saved) dispatch({ type: "restored", state: saved });
-    else void loadCards(sessionConfigFromNavigationState(location.state));
-    void loadStats();
-  }, [groupId, location.key, location.state, loadCards, loadStats]);
+    if (firstCardsRequested.current) return;
+    firstCardsRequested.current = true;
+    if (state.status === "loading") void fetchCards(state.config);
+  }, [fetchCards, state.status, state.config]);
 
   useEffect(() => {
     saveSessionState(window.sessionStorage, { groupId, locationKey: location.key }, state);
   }, [groupId, location.key, state]);
 
-  const limitReached = state.anonymousLimit === "reached";
+  // The group's stats say so when an anonymous learner arrives at the limit; a rating's answer says so on the way.
+  const blocked = isSessionBlocked(state) || data.stats?.anonymous_limit_reached === true;
   useEffect(() => {
-    if (limitReached) openAnonymousLimitDialog();
-  }, [limitReached]);
+    if (blocked) openAnonymousLimitDialog();
+  }, [blocked]);
 
   const card = state.status === "active" ? state.cards[state.index] : undefined;
-  const blocked = isSessionBlocked(state);
 
   const rate = useCallback(
     async (isCorrect: boolean) => {
@@ -114,8 +163,8 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
         setAnswers((earlier) => [...earlier, { pairId: card.id, isCorrect, fromBox: card.current_box, toBox: result.data.pair.current_box }]);
         const learningState = result.data.learning_state;
         // The answer says how the card moved: the counts follow without the group's stats, which hold every pair.
-        if (learningState) setStats((current) => current && moveLearningStateCount(current, learningState.before, learningState.after));
-        else void loadStats();
+        if (learningState) moveStatsCount(learningState.before, learningState.after);
+        else reload();
       } else if (result.httpStatus === 403) {
         dispatch({ type: "anonymous-limit-reached" });
         openAnonymousLimitDialog();
@@ -123,7 +172,7 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
         setActionError("Your answer could not be saved. Please try again.");
       }
     },
-    [blocked, card, loadStats, pending, studyClient],
+    [blocked, card, moveStatsCount, pending, reload, studyClient],
   );
 
   const move = useCallback(
@@ -145,20 +194,20 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
     if (then === "switch-to-test") {
       // Spec §4: switching to test also marks the cards as studied; the test runs on these same cards.
       dispatch({ type: "switched-to-test" });
-      void loadStats();
+      reload();
     } else if (result.status === "ok") {
       dispatch({ type: "marked-studied" });
-      void loadStats();
+      reload();
     }
   };
 
   const sendDeletion = useCallback(
     async (pairId: string) => {
       const result = await studyClient.deletePair(pairId);
-      if (result.status === "ok") void loadStats();
+      if (result.status === "ok") reload();
       else setActionError(result.message);
     },
-    [loadStats, studyClient],
+    [reload, studyClient],
   );
 
   const deletePair = () => {
@@ -178,18 +227,19 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
     dispatch({ type: "pair-restored", pair: deletion.pair, index: deletion.index });
   }, []);
 
-  // The server hears of a deletion once its undo has run out, or when the learner leaves the screen.
+  // The server hears of a deletion once its undo has run out, or when the learner leaves the screen. The timer runs
+  // from the deletion alone: a render in between (a new `reload` from the route) must not start it again.
+  const sendDeletionAfterUndo = useEffectEvent((deletion: { pair: FlashcardPair }) => {
+    if (pendingDeletionRef.current !== deletion) return;
+    pendingDeletionRef.current = undefined;
+    setPendingDeletion(undefined);
+    void sendDeletion(deletion.pair.id);
+  });
   useEffect(() => {
     if (!pendingDeletion) return;
-    const timer = window.setTimeout(() => {
-      if (pendingDeletionRef.current === pendingDeletion) {
-        pendingDeletionRef.current = undefined;
-        setPendingDeletion(undefined);
-        void sendDeletion(pendingDeletion.pair.id);
-      }
-    }, 6_000);
+    const timer = window.setTimeout(() => sendDeletionAfterUndo(pendingDeletion), 6_000);
     return () => window.clearTimeout(timer);
-  }, [pendingDeletion, sendDeletion]);
+  }, [pendingDeletion]);
   useEffect(
     () => () => {
       if (pendingDeletionRef.current) void studyClient.deletePair(pendingDeletionRef.current.pair.id);
@@ -199,9 +249,8 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
 
   const summary = summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
   const everyCardAnswered = state.cards.length > 0 && summary.answered >= state.cards.length;
-  useEffect(() => {
-    if (everyCardAnswered && summaryState === "hidden") setSummaryState("shown");
-  }, [everyCardAnswered, summaryState]);
+  // Shown once, when the last card gets its answer, and left on screen until the learner goes on.
+  if (everyCardAnswered && summaryState === "hidden") setSummaryState("shown");
 
   const promptLanguage: SpeechLanguage = direction === "swedish-first" ? "sv" : "en";
   const answerLanguage: SpeechLanguage = promptLanguage === "sv" ? "en" : "sv";
@@ -297,7 +346,7 @@ export function FlashcardSessionPage({ groupId, client: studyClient = defaultStu
           <p>Review the cards you have already learned in test mode:</p>
           <div className="study-actions">
             {REVIEW_OPTIONS.map((count) => (
-              <Button key={count} variant="secondary" onClick={() => void loadCards({ mode: "test", range: "memorized", cardCount: count })}>
+              <Button key={count} variant="secondary" onClick={() => loadCards({ mode: "test", range: "memorized", cardCount: count })}>
                 Review {count} cards
               </Button>
             ))}

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Button } from "@atelier/ui";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
-import type { StudyClient, StudyResult } from "@atelier/site-api";
+import type { StudyResult } from "@atelier/site-api";
+import { useStudyClient } from "./study-client.ts";
 
 const SENTENCE_BOUNDARY = /(?<=[.!?…]+["'»”’)\]]*)\s+(?=["'«“‘([¿¡]*[\p{Lu}\p{N}])/u;
 
@@ -56,7 +57,8 @@ function SplitControls({ pair, onSplit, pending }: { pair: PairFixTarget; onSpli
  * The owner's editor of one pair, under its row: both sides, merge with the next pair, split at a sentence boundary
  * and delete (with undo, in the list). Escape cancels.
  */
-export function PairEditor({ pair, client, onDone, onCancel, onDelete }: { pair: PairFixTarget; client: StudyClient; onDone: () => void; onCancel: () => void; onDelete: () => void }) {
+export function PairEditor({ pair, onDone, onCancel, onDelete }: { pair: PairFixTarget; onDone: () => void; onCancel: () => void; onDelete: () => void }) {
+  const client = useStudyClient();
   const id = useId();
   const [english, setEnglish] = useState(pair.english);
   const [swedish, setSwedish] = useState(pair.swedish);
@@ -120,23 +122,21 @@ export function PairEditor({ pair, client, onDone, onCancel, onDelete }: { pair:
 /**
  * A deleted pair waits a few seconds with an Undo before the server is told; leaving the page tells it at once.
  */
-export function usePairDeletionWithUndo(client: StudyClient, onDeleted: () => void) {
+export function usePairDeletionWithUndo(onDeleted: () => void) {
+  const client = useStudyClient();
   const [pending, setPending] = useState<string | undefined>();
   const pendingRef = useRef<string | undefined>(undefined);
-  // The newest callback, without restarting the undo timer when the page renders again.
-  const onDeletedRef = useRef(onDeleted);
-  useEffect(() => {
-    onDeletedRef.current = onDeleted;
-  }, [onDeleted]);
+  // The timer runs from the deletion alone: a newer `onDeleted` (the page rendered again) must not start it again.
+  const sendDeletionAfterUndo = useEffectEvent((pairId: string) => {
+    setPending(undefined);
+    void client.deletePair(pairId).then(() => onDeleted());
+  });
   useEffect(() => {
     pendingRef.current = pending;
     if (pending === undefined) return;
-    const timer = window.setTimeout(() => {
-      setPending(undefined);
-      void client.deletePair(pending).then(() => onDeletedRef.current());
-    }, PAIR_DELETION_UNDO_MILLISECONDS);
+    const timer = window.setTimeout(() => sendDeletionAfterUndo(pending), PAIR_DELETION_UNDO_MILLISECONDS);
     return () => window.clearTimeout(timer);
-  }, [client, pending]);
+  }, [pending]);
   useEffect(
     () => () => {
       if (pendingRef.current !== undefined) void client.deletePair(pendingRef.current);
@@ -145,7 +145,7 @@ export function usePairDeletionWithUndo(client: StudyClient, onDeleted: () => vo
   );
   const deletePair = (pairId: string) => {
     // A second deletion sends the first at once rather than forgetting it.
-    if (pendingRef.current !== undefined && pendingRef.current !== pairId) void client.deletePair(pendingRef.current).then(() => onDeletedRef.current());
+    if (pendingRef.current !== undefined && pendingRef.current !== pairId) void client.deletePair(pendingRef.current).then(() => onDeleted());
     setPending(pairId);
   };
   return { pendingDeletion: pending, deletePair, undoDeletion: () => setPending(undefined) };

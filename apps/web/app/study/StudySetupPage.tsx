@@ -1,4 +1,5 @@
-import { Fragment, useEffect, useId, useMemo, useState } from "react";
+import { Fragment, useId, useMemo, useState } from "react";
+import { flushSync } from "react-dom";
 import { Link, useNavigate } from "react-router";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { LockIcon } from "../components/LockIcon.tsx";
@@ -46,7 +47,8 @@ export function availableCardCount(stats: Pick<GroupStats, "not_started" | "in_p
   return Math.max(0, Math.min(count, to - from + 1));
 }
 
-function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client: StudyClient; onChanged: () => void }) {
+function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () => void }) {
+  const client = useStudyClient();
   const { pairs } = stats;
   const id = useId();
   const [pageSize, setPageSize] = useState<number>(DEFAULT_SETUP.previewPageSize);
@@ -54,15 +56,14 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
   const [onlyDoubtful, setOnlyDoubtful] = useState(false);
   const [editing, setEditing] = useState<string>();
   const [actionError, setActionError] = useState<string>();
-  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(client, onChanged);
+  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(onChanged);
   // A keyboard user's focus goes back to the row's button when its editor closes or its deletion is undone, and to
-  // Undo when a pair is deleted, instead of being dropped on the page's body.
-  const [focusTarget, setFocusTarget] = useState<{ pairId: string; control: "fix" | "undo" }>();
-  useEffect(() => {
-    if (!focusTarget) return;
-    document.getElementById(`${id}-${focusTarget.control}-${focusTarget.pairId}`)?.focus();
-    setFocusTarget(undefined);
-  }, [focusTarget, id]);
+  // Undo when a pair is deleted, instead of being dropped on the page's body: the change is rendered at once so that
+  // the control is there to take it.
+  const changeThenFocus = (change: () => void, pairId: string, control: "fix" | "undo") => {
+    flushSync(change);
+    document.getElementById(`${id}-${control}-${pairId}`)?.focus();
+  };
   // Each pair keeps its number in the film, also when only the doubtful ones are listed.
   const numbered = useMemo(() => pairs.map((pair, index) => ({ pair, number: index + 1 })), [pairs]);
   const doubtfulCount = useMemo(() => pairs.filter(isDoubtfulPair).length, [pairs]);
@@ -136,10 +137,7 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
                     size="small"
                     variant="ghost"
                     aria-label={`Undo deleting pair ${number}`}
-                    onClick={() => {
-                      undoDeletion();
-                      setFocusTarget({ pairId: pair.id, control: "fix" });
-                    }}
+                    onClick={() => changeThenFocus(undoDeletion, pair.id, "fix")}
                   >
                     Undo
                   </Button>
@@ -181,21 +179,21 @@ function PreviewCards({ stats, client, onChanged }: { stats: GroupStats; client:
                     <td colSpan={5}>
                       <PairEditor
                         pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number, isLast: number === pairs.length }}
-                        client={client}
-                        onCancel={() => {
-                          setEditing(undefined);
-                          setFocusTarget({ pairId: pair.id, control: "fix" });
-                        }}
+                        onCancel={() => changeThenFocus(() => setEditing(undefined), pair.id, "fix")}
                         onDone={() => {
-                          setEditing(undefined);
-                          setFocusTarget({ pairId: pair.id, control: "fix" });
+                          changeThenFocus(() => setEditing(undefined), pair.id, "fix");
                           onChanged();
                         }}
-                        onDelete={() => {
-                          setEditing(undefined);
-                          deletePair(pair.id);
-                          setFocusTarget({ pairId: pair.id, control: "undo" });
-                        }}
+                        onDelete={() =>
+                          changeThenFocus(
+                            () => {
+                              setEditing(undefined);
+                              deletePair(pair.id);
+                            },
+                            pair.id,
+                            "undo",
+                          )
+                        }
                       />
                     </td>
                   </tr>
@@ -254,7 +252,8 @@ function ExportLinks({ groupId, canExport }: { groupId: string; canExport: boole
   );
 }
 
-function SetupForm({ groupId, stats, onReset, studyClient }: { groupId: string; stats: GroupStats; onReset: () => void; studyClient: StudyClient }) {
+function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupStats; onReset: () => void }) {
+  const studyClient = useStudyClient();
   const id = useId();
   const navigate = useNavigate();
   const total = Math.max(1, stats.total);
@@ -378,7 +377,6 @@ function SetupForm({ groupId, stats, onReset, studyClient }: { groupId: string; 
  * a change (a reset, a fix, a hidden pair).
  */
 export function StudySetupPage({ groupId, data, reload }: { groupId: string; data: StudySetupData; reload: () => void }) {
-  const studyClient = useStudyClient();
   if (data.status === "error") {
     return (
       <section className="page study-page">
@@ -397,12 +395,12 @@ export function StudySetupPage({ groupId, data, reload }: { groupId: string; dat
       </p>
       <h1>{stats.name}</h1>
       <StudyStatsCards stats={stats} />
-      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={reload} studyClient={studyClient} />
+      <SetupForm key={stats.total} groupId={groupId} stats={stats} onReset={reload} />
       <div className="study-charts">
         <BoxDistributionChart stats={stats} />
         <DueForecastChart forecast={stats.due_forecast} now={new Date()} />
       </div>
-      <PreviewCards stats={stats} client={studyClient} onChanged={reload} />
+      <PreviewCards stats={stats} onChanged={reload} />
     </section>
   );
 }

@@ -1,17 +1,44 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { LockIcon } from "../components/LockIcon.tsx";
 import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
 import { useAuthStatus } from "@atelier/auth/react";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
-import { studyClient } from "./study-client.ts";
-import { type DeckAllowance, type SubtitleGroup } from "@atelier/site-api";
+import { useStudyClient } from "./study-client.ts";
+import { type DeckAllowance, type StudyClient, type SubtitleGroup } from "@atelier/site-api";
 import { UploadForm } from "./UploadForm.tsx";
 
 /** Set before a signed-out click opens the login modal; the page reloads after sign-in and then opens the form. */
 const OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY = "upload-subtitles:open-form";
 
-type GroupsState = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; groups: SubtitleGroup[]; allowance?: DeckAllowance };
+/** What the page lists: the saved groups and, for a signed-in user, the plan's private-deck allowance; or the error. */
+export type SubtitleGroupsData = { status: "error"; message: string } | { status: "ready"; groups: SubtitleGroup[]; allowance?: DeckAllowance };
+
+/** The page's `clientLoader` (routes/upload-subtitles.tsx), a plain function so tests call it with a fake client. */
+export async function loadSubtitleGroups(client: StudyClient): Promise<SubtitleGroupsData> {
+  const result = await client.loadGroups();
+  return result.status === "ok" ? { status: "ready", groups: result.data.groups, allowance: result.data.allowance } : { status: "error", message: result.message };
+}
+
+function SubtitleGroupsIntroduction() {
+  return (
+    <>
+      <h1>Learn Swedish from film subtitles</h1>
+      <p className="page-subtitle">Upload a Swedish and an English subtitle file, then study the sentence pairs as flashcards.</p>
+    </>
+  );
+}
+
+/** Shown while the groups load on a first visit (the route's `HydrateFallback`); the upload button waits for the page. */
+export function SubtitleGroupsLoading() {
+  return (
+    <section className="page study-page">
+      <SubtitleGroupsIntroduction />
+      <h2>Saved groups</h2>
+      <Spinner label="Loading groups" />
+    </section>
+  );
+}
 
 /** "Private decks: 1 of 5 (Basic plan)": shown to the signed-in user under the list. */
 function PrivateDeckAllowance({ allowance }: { allowance: DeckAllowance }) {
@@ -33,6 +60,7 @@ function PrivateDeckAllowance({ allowance }: { allowance: DeckAllowance }) {
 }
 
 function RenameForm({ group, onRenamed, onCancel }: { group: SubtitleGroup; onRenamed: (group: SubtitleGroup) => void; onCancel: () => void }) {
+  const studyClient = useStudyClient();
   const id = useId();
   const [name, setName] = useState(group.name);
   const [error, setError] = useState<string>();
@@ -76,6 +104,7 @@ export function describePairCount(count: number): string {
 }
 
 function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onChanged: (group: SubtitleGroup) => void; onDeleted: (groupId: string) => void }) {
+  const studyClient = useStudyClient();
   const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string>();
   const [togglePending, setTogglePending] = useState(false);
@@ -156,37 +185,41 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
   );
 }
 
-/** /upload-subtitles (spec §2.11): the saved groups, and the upload form after sign-in. */
-export function SubtitleGroupsPage() {
+/** A renamed, re-shared or deleted group shows at once; the loader's next list (asked for with it) replaces these edits. */
+function useEditedGroups(loaded: SubtitleGroup[]) {
+  const [edited, setEdited] = useState<{ loaded: SubtitleGroup[]; groups: SubtitleGroup[] }>();
+  const groups = edited?.loaded === loaded ? edited.groups : loaded;
+  const edit = (change: (groups: SubtitleGroup[]) => SubtitleGroup[]) =>
+    setEdited((current) => ({ loaded, groups: change(current?.loaded === loaded ? current.groups : loaded) }));
+  return [groups, edit] as const;
+}
+
+const noGroups: SubtitleGroup[] = [];
+
+/**
+ * /upload-subtitles (spec §2.11): the saved groups from the route's loader data, and the upload form after sign-in;
+ * `reload` runs the loader again after a change (an upload, a rename, a visibility, a deletion).
+ */
+export function SubtitleGroupsPage({ data, reload }: { data: SubtitleGroupsData; reload: () => void }) {
   const { isAuthenticated, loadState } = useAuthStatus();
-  const [groupsState, setGroupsState] = useState<GroupsState>({ status: "loading" });
-  const [formOpen, setFormOpen] = useState(false);
+  const [groups, editGroups] = useEditedGroups(data.status === "ready" ? data.groups : noGroups);
 
-  const loadGroups = useCallback(async () => {
-    const result = await studyClient.loadGroups();
-    setGroupsState(result.status === "ok" ? { status: "ready", groups: result.data.groups, allowance: result.data.allowance } : { status: "error", message: result.message });
-  }, []);
-
+  // Whether this page was reached signed in, known once the status is. A sign-in on this very page comes from the
+  // login modal, which reloads the page (or hands over to a flow's page that brings the visitor back): only the page
+  // reached signed in opens the form, else the key would be spent just before the reload (issue 13).
+  const [arrival, setArrival] = useState<"unknown" | "signed-in" | "signed-out">("unknown");
+  if (arrival === "unknown" && loadState === "ready") setArrival(isAuthenticated ? "signed-in" : "signed-out");
+  const [formAskedForBeforeSignIn] = useState(() => window.sessionStorage.getItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY) !== null);
+  const formOpensAfterSignIn = formAskedForBeforeSignIn && arrival === "signed-in";
   useEffect(() => {
-    void loadGroups();
-  }, [loadGroups]);
-
-  // Whether this page was reached signed in. A sign-in on this very page comes from the login modal, which reloads
-  // the page (or hands over to a flow's page that brings the visitor back): only the page reached signed in opens the
-  // form, else the key would be spent just before the reload (issue 13).
-  const arrivedSignedIn = useRef<boolean | undefined>(undefined);
-  useEffect(() => {
-    if (loadState !== "ready") return;
-    arrivedSignedIn.current ??= isAuthenticated;
-    if (!isAuthenticated || !arrivedSignedIn.current) return;
-    if (window.sessionStorage.getItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY) === null) return;
-    window.sessionStorage.removeItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY);
-    setFormOpen(true);
-  }, [isAuthenticated, loadState]);
+    if (formOpensAfterSignIn) window.sessionStorage.removeItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY);
+  }, [formOpensAfterSignIn]);
+  const [formOpenedHere, setFormOpenedHere] = useState(false);
+  const formOpen = formOpenedHere || formOpensAfterSignIn;
 
   const openUploadForm = () => {
     if (isAuthenticated) {
-      setFormOpen(true);
+      setFormOpenedHere(true);
       return;
     }
     window.sessionStorage.setItem(OPEN_UPLOAD_FORM_AFTER_LOGIN_KEY, "1");
@@ -194,47 +227,45 @@ export function SubtitleGroupsPage() {
   };
 
   const replaceGroup = (changed: SubtitleGroup) => {
-    setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.map((group) => (group.id === changed.id ? changed : group)) } : current));
+    editGroups((current) => current.map((group) => (group.id === changed.id ? changed : group)));
     // Visibility changes what the plan's allowance has left.
-    void loadGroups();
+    reload();
   };
   const removeGroup = (groupId: string) => {
-    setGroupsState((current) => (current.status === "ready" ? { ...current, groups: current.groups.filter((group) => group.id !== groupId) } : current));
-    void loadGroups();
+    editGroups((current) => current.filter((group) => group.id !== groupId));
+    reload();
   };
 
   return (
     <section className="page study-page">
-      <h1>Learn Swedish from film subtitles</h1>
-      <p className="page-subtitle">Upload a Swedish and an English subtitle file, then study the sentence pairs as flashcards.</p>
+      <SubtitleGroupsIntroduction />
 
       <div className="study-upload">
         {formOpen && isAuthenticated ? (
-          <UploadForm upload={studyClient.uploadSubtitles} onUploaded={() => void loadGroups()} allowance={groupsState.status === "ready" ? groupsState.allowance : undefined} />
+          <UploadForm onUploaded={reload} allowance={data.status === "ready" ? data.allowance : undefined} />
         ) : (
           <Button onClick={openUploadForm}>Upload subtitles</Button>
         )}
       </div>
 
       <h2>Saved groups</h2>
-      {groupsState.status === "loading" ? <Spinner label="Loading groups" /> : null}
-      {groupsState.status === "error" ? (
+      {data.status === "error" ? (
         <p role="alert" className="form-general-errors">
-          {groupsState.message}
+          {data.message}
         </p>
       ) : null}
-      {groupsState.status === "ready" ? (
-        groupsState.groups.length === 0 ? (
+      {data.status === "ready" ? (
+        groups.length === 0 ? (
           <p>No subtitle groups yet.</p>
         ) : (
           <ul className="group-list">
-            {groupsState.groups.map((group) => (
+            {groups.map((group) => (
               <GroupItem key={group.id} group={group} onChanged={replaceGroup} onDeleted={removeGroup} />
             ))}
           </ul>
         )
       ) : null}
-      {groupsState.status === "ready" && groupsState.allowance ? <PrivateDeckAllowance allowance={groupsState.allowance} /> : null}
+      {data.status === "ready" && data.allowance ? <PrivateDeckAllowance allowance={data.allowance} /> : null}
     </section>
   );
 }

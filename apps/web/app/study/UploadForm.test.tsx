@@ -2,10 +2,17 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render as renderWithoutRouter, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { MemoryRouter } from "react-router";
+import type { StudyClient } from "@atelier/site-api";
+import { StudyClientProvider } from "./study-client.ts";
 import { UploadForm } from "./UploadForm.tsx";
 
-function render(element: ReactElement) {
-  return renderWithoutRouter(<MemoryRouter>{element}</MemoryRouter>);
+/** Renders the form with a study client whose `uploadSubtitles` is `upload`. */
+function render(element: ReactElement, upload: StudyClient["uploadSubtitles"] = vi.fn()) {
+  return renderWithoutRouter(
+    <StudyClientProvider client={{ uploadSubtitles: upload } as Partial<StudyClient> as StudyClient}>
+      <MemoryRouter>{element}</MemoryRouter>
+    </StudyClientProvider>,
+  );
 }
 
 afterEach(cleanup);
@@ -19,7 +26,7 @@ function chooseFile(label: string, file: File) {
 describe("given the upload form", () => {
   it("should ask for both files without calling the server", async () => {
     const upload = vi.fn();
-    render(<UploadForm upload={upload} />);
+    render(<UploadForm />, upload);
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
     expect(await screen.findByRole("alert")).toHaveProperty("textContent", "Please upload both files");
@@ -28,7 +35,7 @@ describe("given the upload form", () => {
 
   it("should accept XML files only", async () => {
     const upload = vi.fn();
-    render(<UploadForm upload={upload} />);
+    render(<UploadForm />, upload);
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     chooseFile("English subtitles (XML)", new File(["1\n00:00"], "en.srt"));
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
@@ -38,7 +45,7 @@ describe("given the upload form", () => {
 
   it("should say which file is too large before sending anything", async () => {
     const upload = vi.fn();
-    render(<UploadForm upload={upload} />);
+    render(<UploadForm />, upload);
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     const large = new File(["<xml/>"], "en.xml");
     Object.defineProperty(large, "size", { value: 6 * 1024 * 1024 });
@@ -54,7 +61,7 @@ describe("given the upload form", () => {
       status: "ok" as const,
       data: { group: { id: "g1", name: "Bron", created_at: "", is_public: true, owner_id: "u", is_owner: true, pair_count: 559 }, report, pair_count: 559 },
     }));
-    render(<UploadForm upload={upload} />);
+    render(<UploadForm />, upload);
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.XML"));
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
@@ -67,7 +74,7 @@ describe("given the upload form", () => {
   });
 
   it("should name the group after the Swedish file (else the English one), until the learner types a name", () => {
-    render(<UploadForm upload={vi.fn()} />);
+    render(<UploadForm />);
     const name = screen.getByLabelText<HTMLInputElement>("Group name");
     chooseFile("English subtitles (XML)", new File(["<xml/>"], "Bron.en.xml"));
     expect(name.value).toBe("Bron");
@@ -80,7 +87,7 @@ describe("given the upload form", () => {
 
   it("should lock the privacy checkbox when the plan's private decks are used up, and send the cards public", async () => {
     const upload = vi.fn(async () => ({ status: "error" as const, message: "x" }));
-    render(<UploadForm upload={upload} allowance={{ plan: null, private_decks: 1, private_deck_limit: 1, may_add_private_deck: false, may_export_shared_decks: false }} />);
+    render(<UploadForm allowance={{ plan: null, private_decks: 1, private_deck_limit: 1, may_add_private_deck: false, may_export_shared_decks: false }} />, upload);
     expect(screen.getByLabelText<HTMLInputElement>("Make these cards private").disabled).toBe(true);
     expect(screen.getByText(/Without a plan you can keep 1 private deck, and you have 1\. These cards will be public\./)).toBeTruthy();
     expect(screen.getByRole("link", { name: "See the plans" }).getAttribute("href")).toBe("/pricing");
@@ -93,7 +100,7 @@ describe("given the upload form", () => {
 
   it("should show the server's error text", async () => {
     const upload = vi.fn(async () => ({ status: "error" as const, message: "The English file is empty." }));
-    render(<UploadForm upload={upload} />);
+    render(<UploadForm />, upload);
     fireEvent.click(screen.getByLabelText("Make these cards private"));
     chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
     chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.xml"));

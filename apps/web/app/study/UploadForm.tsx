@@ -2,11 +2,11 @@ import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { LockIcon } from "../components/LockIcon.tsx";
 import { Button } from "@atelier/ui";
-import { validateSubtitleFiles, type DeckAllowance, type StudyResult, type UploadAnswer, type UploadSubtitlesInput } from "@atelier/site-api";
+import { validateSubtitleFiles, type DeckAllowance, type UploadAnswer } from "@atelier/site-api";
+import { useStudyClient } from "./study-client.ts";
 import { describeUploadResult, groupNameFromFileName } from "./upload-result.ts";
 
 export interface UploadFormProps {
-  upload: (input: UploadSubtitlesInput, onProgress: (fractionSent: number) => void) => Promise<StudyResult<UploadAnswer>>;
   onUploaded?: (answer: UploadAnswer) => void;
   /** The plan's private-deck allowance; when it is used up the privacy checkbox is locked. */
   allowance?: DeckAllowance;
@@ -58,8 +58,12 @@ function privateDecksUsedUp(allowance: DeckAllowance): string {
   return allowance.plan === null ? `Without a plan you can keep ${decks}, and you have ${allowance.private_decks}.` : `Your ${allowance.plan} plan keeps up to ${decks}, and you have ${allowance.private_decks}.`;
 }
 
-/** The upload form of spec §2.11: a Swedish and an English XML file, an optional name and the privacy checkbox. */
-export function UploadForm({ upload, onUploaded, allowance }: UploadFormProps) {
+/**
+ * The upload form of spec §2.11: a Swedish and an English XML file, an optional name and the privacy checkbox, sent
+ * with the study client's `uploadSubtitles`.
+ */
+export function UploadForm({ onUploaded, allowance }: UploadFormProps) {
+  const studyClient = useStudyClient();
   const id = useId();
   const [name, setName] = useState("");
   const [nameTyped, setNameTyped] = useState(false);
@@ -81,7 +85,7 @@ export function UploadForm({ upload, onUploaded, allowance }: UploadFormProps) {
       return;
     }
     setState({ status: "uploading", fractionSent: 0 });
-    const result = await upload({ swedish, english, isPublic: !(isPrivate && !privateLocked), name: shownName }, (fractionSent) => setState({ status: "uploading", fractionSent }));
+    const result = await studyClient.uploadSubtitles({ swedish, english, isPublic: !(isPrivate && !privateLocked), name: shownName }, (fractionSent) => setState({ status: "uploading", fractionSent }));
     if (result.status === "ok") {
       setState({ status: "done", answer: result.data });
       onUploaded?.(result.data);

@@ -31,8 +31,7 @@ export type SessionAction =
   | { type: "pair-deleted"; pairId: string }
   | { type: "pair-restored"; pair: FlashcardPair; index: number }
   | { type: "marked-studied" }
-  | { type: "switched-to-test" }
-  | { type: "restored"; state: SessionState };
+  | { type: "switched-to-test" };
 
 export function createInitialSessionState(config: SessionConfig = DEFAULT_SESSION_CONFIG): SessionState {
   return { status: "loading", config, cards: [], index: 0, side: "A", anonymousLimit: "not-reached" };
@@ -113,8 +112,6 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       // marking them studied takes them out of "new").
       if (state.cards.length === 0) return state;
       return withCards({ ...state, config: { ...state.config, mode: "test" }, index: 0, side: "A" }, state.cards);
-    case "restored":
-      return action.state;
     default:
       return action satisfies never;
   }
