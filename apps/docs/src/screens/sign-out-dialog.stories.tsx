@@ -3,13 +3,17 @@ import { MemoryRouter } from "react-router";
 import { expect, userEvent, waitFor, within } from "storybook/test";
 import { SignOutDialog } from "../../../web/app/components/SignOutDialog.tsx";
 import { useSignOutDialogStore } from "../../../web/app/components/sign-out-dialog-store.ts";
+import { KnownConfiguration } from "../../../web/app/providers/provider-test-support.tsx";
 import "../../../web/app/app.css";
 
 function OpenSignOutDialog() {
   useSignOutDialogStore.setState({ state: "open" });
   return (
     <MemoryRouter>
-      <SignOutDialog />
+      {/* The dialog signs out with the auth client of its provider (a fake one here). */}
+      <KnownConfiguration providers={[]} signedIn>
+        <SignOutDialog />
+      </KnownConfiguration>
     </MemoryRouter>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { AUTH_CHANGE_EVENT, redirectForAuthChange } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { ConfirmDialog } from "@atelier/ui";
-import { authClient } from "../lib/auth.ts";
 import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
 import { atelierAuthRoutes } from "../lib/auth-routes.ts";
 import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
@@ -15,6 +15,7 @@ import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
  * outlive it to close cleanly.
  */
 export function SignOutDialog() {
+  const client = useAuthClient();
   const { state, setState } = useSignOutDialogStore();
   const [pending, setPending] = useState(false);
   const navigate = useNavigate();
@@ -22,7 +23,7 @@ export function SignOutDialog() {
   const signOut = async () => {
     setPending(true);
     try {
-      await authClient.logout();
+      await client.logout();
       setState("closed");
       navigate(redirectForAuthChange(AUTH_CHANGE_EVENT.LOGOUT, { currentPath: location.pathname, response: undefined, routes: atelierAuthRoutes }) ?? "/");
     } catch (error) {

@@ -21,8 +21,14 @@ export function SiteHeader() {
   const location = useLocation();
   const mobileMenuId = useId();
 
+  // Another page closes the mobile menu.
+  const [menuPathname, setMenuPathname] = useState(location.pathname);
+  if (menuPathname !== location.pathname) {
+    setMenuPathname(location.pathname);
+    setMobileMenuState("closed");
+  }
+
   useEffect(synchroniseWithDocument, [synchroniseWithDocument]);
-  useEffect(() => setMobileMenuState("closed"), [location.pathname]);
   useEffect(() => {
     if (mobileMenuState !== "open") return;
     const closeOnEscape = (event: KeyboardEvent) => {

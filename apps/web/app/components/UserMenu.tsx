@@ -16,7 +16,12 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   const location = useLocation();
   const shell = useSiteShell();
 
-  useEffect(() => setMenuState("closed"), [location.pathname]);
+  // Another page closes the menu.
+  const [menuPathname, setMenuPathname] = useState(location.pathname);
+  if (menuPathname !== location.pathname) {
+    setMenuPathname(location.pathname);
+    setMenuState("closed");
+  }
   useEffect(() => {
     if (menuState !== "open") return;
     const closeOnOutsideClick = (event: MouseEvent) => {

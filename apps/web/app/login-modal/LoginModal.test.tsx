@@ -1,12 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import { KnownConfiguration, localProvider } from "../providers/provider-test-support.tsx";
+import type { AllauthClient } from "@atelier/auth";
+import type { ProgressMergeClient } from "@atelier/site-api";
+import { KnownConfiguration, fakeAuthClient, localProvider, signedInAnswer } from "../providers/provider-test-support.tsx";
 import { LoginModal } from "./LoginModal.tsx";
 import { useLoginModalStore } from "./login-modal-store.ts";
+import { ProgressMergeClientProvider } from "./merge-progress.ts";
 
 afterEach(() => {
   cleanup();
+  vi.restoreAllMocks();
   useLoginModalStore.setState({ state: "closed", step: "initial", options: {} });
 });
 
@@ -34,5 +38,32 @@ describe("given the login modal's initial step", () => {
     const dialog = renderOpenModal([]);
     expect(within(dialog).queryByRole("list", { name: "Third-party sign-in" })).toBeNull();
     expect(within(dialog).getByRole("button", { name: "Continue with email" })).toBeTruthy();
+  });
+});
+
+describe("given the login modal's e-mail step", () => {
+  it("should sign in with the page's clients, merge the study progress, close and reload the page", async () => {
+    const login = vi.fn<AllauthClient["login"]>(async () => signedInAnswer);
+    const mergeAnonymousProgress = vi.fn<ProgressMergeClient["mergeAnonymousProgress"]>(async () => undefined);
+    const reload = vi.fn();
+    vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, reload });
+    useLoginModalStore.setState({ state: "open", step: "email", emailMode: "login", options: {} });
+    render(
+      <MemoryRouter>
+        <KnownConfiguration providers={[]} client={fakeAuthClient({ login })}>
+          <ProgressMergeClientProvider client={{ mergeAnonymousProgress }}>
+            <LoginModal />
+          </ProgressMergeClientProvider>
+        </KnownConfiguration>
+      </MemoryRouter>,
+    );
+    const dialog = within(screen.getByRole("dialog"));
+    fireEvent.change(dialog.getByLabelText("Email"), { target: { value: "ada@example.org" } });
+    fireEvent.change(dialog.getByLabelText("Password"), { target: { value: "correct horse battery" } });
+    fireEvent.click(dialog.getAllByRole("button", { name: "Log in" }).find((button) => button.getAttribute("type") === "submit") as HTMLElement);
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(login).toHaveBeenCalledWith({ email: "ada@example.org", password: "correct horse battery" });
+    expect(mergeAnonymousProgress).toHaveBeenCalledTimes(1);
+    expect(useLoginModalStore.getState().state).toBe("closed");
   });
 });

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Button, Dialog, DialogContent } from "@atelier/ui";
 import { errorsByParam } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { useAccountSettings } from "../account/auth-hooks.ts";
 import {
@@ -12,20 +13,23 @@ import {
   loginFailureMessages,
 } from "../account/login-messages.ts";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { focusFirstVisible, headerAccountControls } from "../lib/focus-return.ts";
 import { DEFAULT_LOGIN_MODAL_DESCRIPTION, DEFAULT_LOGIN_MODAL_TITLE, useLoginModalStore } from "./login-modal-store.ts";
 import { validateLoginModalEmailStep } from "./login-modal-validation.ts";
-import { mergeAnonymousProgress } from "./merge-progress.ts";
+import { useProgressMergeClient } from "./merge-progress.ts";
 import { rememberReturnAfterLogin } from "./return-after-login.ts";
 import { PasskeyLoginButton } from "../mfa/PasskeyLoginButton.tsx";
 import { usePasskeyLoginOffered } from "../mfa/mfa-settings.ts";
 import { ProviderButtons } from "../providers/ProviderButtons.tsx";
 
-async function finishSuccessfulLogin() {
-  await mergeAnonymousProgress();
-  useLoginModalStore.getState().close();
-  window.location.reload();
+/** After a sign-in in the modal: merge the study progress, close, and reload the page (spec 4.2). */
+function useFinishSuccessfulLogin() {
+  const progressMergeClient = useProgressMergeClient();
+  return async () => {
+    await progressMergeClient.mergeAnonymousProgress();
+    useLoginModalStore.getState().close();
+    window.location.reload();
+  };
 }
 
 /**
@@ -40,6 +44,7 @@ function handOverToPendingFlow() {
 function InitialStep() {
   const { options, goToStep } = useLoginModalStore();
   const passkeyLoginOffered = usePasskeyLoginOffered();
+  const finishSuccessfulLogin = useFinishSuccessfulLogin();
   return (
     <div className="login-modal__step">
       <p>{options.description ?? DEFAULT_LOGIN_MODAL_DESCRIPTION}</p>
@@ -53,6 +58,8 @@ function InitialStep() {
 }
 
 function EmailStep() {
+  const client = useAuthClient();
+  const finishSuccessfulLogin = useFinishSuccessfulLogin();
   const { emailMode, goToStep } = useLoginModalStore();
   const { loginByCodeEnabled } = useAccountSettings();
   const [fields, setFields] = useState({ email: "", password: "", password2: "" });
@@ -67,7 +74,7 @@ function EmailStep() {
       return;
     }
     const result = await form.submit(() =>
-      emailMode === "login" ? authClient.login({ email: fields.email, password: fields.password }) : authClient.signup({ email: fields.email, password: fields.password }),
+      emailMode === "login" ? client.login({ email: fields.email, password: fields.password }) : client.signup({ email: fields.email, password: fields.password }),
     );
     if (!result) return;
     if (result.status === 200) await finishSuccessfulLogin();
@@ -120,6 +127,7 @@ function EmailStep() {
 }
 
 function PasswordResetStep() {
+  const client = useAuthClient();
   const [email, setEmail] = useState("");
   const [state, setState] = useState<"asking" | "sent">("asking");
   const form = useAllauthForm();
@@ -130,7 +138,7 @@ function PasswordResetStep() {
       form.setErrors({ byParam: { email: ["Email is required"] }, general: [] });
       return;
     }
-    const result = await form.submit(() => authClient.requestPasswordReset({ email }));
+    const result = await form.submit(() => client.requestPasswordReset({ email }));
     if (result?.status === 200) setState("sent");
     else if (result?.status === 401) {
       useLoginModalStore.getState().close();
@@ -158,6 +166,7 @@ function PasswordResetStep() {
 }
 
 function LoginCodeStep() {
+  const client = useAuthClient();
   const [email, setEmail] = useState("");
   const form = useAllauthForm();
   const goToStep = useLoginModalStore((state) => state.goToStep);
@@ -167,7 +176,7 @@ function LoginCodeStep() {
       form.setErrors({ byParam: { email: ["Email is required"] }, general: [] });
       return;
     }
-    const result = await form.submit(() => authClient.requestLoginCode({ email }));
+    const result = await form.submit(() => client.requestLoginCode({ email }));
     if (result?.status === 401) goToStep("confirmLoginCode");
     else if (!result || !result.errors?.length) window.alert("The sign-in code could not be requested. Please try again.");
   };
@@ -184,6 +193,8 @@ function LoginCodeStep() {
 }
 
 function ConfirmLoginCodeStep() {
+  const client = useAuthClient();
+  const finishSuccessfulLogin = useFinishSuccessfulLogin();
   const [code, setCode] = useState("");
   const form = useAllauthForm(LOGIN_UNEXPECTED_ERROR_MESSAGE);
   const goToStep = useLoginModalStore((state) => state.goToStep);
@@ -193,7 +204,7 @@ function ConfirmLoginCodeStep() {
       form.setErrors({ byParam: { code: ["Code is required"] }, general: [] });
       return;
     }
-    const result = await form.submit(() => authClient.confirmLoginCode({ code }));
+    const result = await form.submit(() => client.confirmLoginCode({ code }));
     if (result?.status === 200) await finishSuccessfulLogin();
     else if (result?.status === 401) handOverToPendingFlow();
     else if (result?.status === 409) goToStep("loginCode");

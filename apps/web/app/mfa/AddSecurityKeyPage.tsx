@@ -2,11 +2,10 @@ import { useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { Button } from "@atelier/ui";
 import { createWebAuthnCredential } from "@atelier/auth";
-import { useConfiguration } from "@atelier/auth/react";
+import { useAuthClient, useConfiguration } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 /**
@@ -14,6 +13,7 @@ import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
  * then `POST {name, credential}`. A first key also generates recovery codes, shown next.
  */
 export function AddSecurityKeyPage() {
+  const client = useAuthClient();
   const passkeyLoginEnabled = useConfiguration()?.mfa?.passkey_login_enabled === true;
   const [name, setName] = useState("");
   const [passwordless, setPasswordless] = useState(false);
@@ -29,11 +29,11 @@ export function AddSecurityKeyPage() {
       return;
     }
     const result = await form.submit(async () => {
-      const options = await authClient.getWebAuthnCreationOptions({ passwordless });
+      const options = await client.getWebAuthnCreationOptions({ passwordless });
       if (options.status !== 200) return options;
       const credential = await runCeremony(() => createWebAuthnCredential(options.data.creation_options));
       if (!credential) return { status: 0 as const };
-      return authClient.addWebAuthnAuthenticator({ name: name.trim(), credential });
+      return client.addWebAuthnAuthenticator({ name: name.trim(), credential });
     });
     if (result?.status === 200) {
       const recoveryCodesGenerated = "meta" in result && result.meta?.recovery_codes_generated === true;

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from "react";
 import { Button } from "@atelier/ui";
+import { useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { SecondFactorAlternatives } from "./SecondFactorAlternatives.tsx";
 import type { SecondFactorStep } from "./second-factor-flows.ts";
 
@@ -18,6 +18,7 @@ const texts = {
  * reauthentication and the redirector moves on (to ?next= or the dashboard).
  */
 export function CodeStepPage({ step, type }: { step: SecondFactorStep; type: "totp" | "recovery_codes" }) {
+  const client = useAuthClient();
   const [code, setCode] = useState("");
   const form = useAllauthForm();
   const text = texts[type];
@@ -27,7 +28,7 @@ export function CodeStepPage({ step, type }: { step: SecondFactorStep; type: "to
       form.setErrors({ byParam: { code: ["Enter a code."] }, general: [] });
       return;
     }
-    await form.submit(() => (step === "authenticate" ? authClient.authenticateWithCode({ code: code.trim() }) : authClient.reauthenticateWithCode({ code: code.trim() })));
+    await form.submit(() => (step === "authenticate" ? client.authenticateWithCode({ code: code.trim() }) : client.reauthenticateWithCode({ code: code.trim() })));
   };
   return (
     <AccountPage title={step === "authenticate" ? "Two-factor authentication" : "Confirm it is you"} lead={text.lead}>

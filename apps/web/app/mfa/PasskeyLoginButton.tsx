@@ -1,8 +1,8 @@
 import { Button } from "@atelier/ui";
 import { getWebAuthnCredential, type AuthenticatedResponse } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
 
 export const PASSKEY_LOGIN_FAILED_MESSAGE = "Signing in with a passkey failed. Please try again.";
@@ -16,16 +16,17 @@ export interface PasskeyLoginButtonProps {
 
 /** 'Sign in with a passkey': `GET auth/webauthn/login`, `navigator.credentials.get`, `POST auth/webauthn/login`. */
 export function PasskeyLoginButton({ onSignedIn, onPendingFlow }: PasskeyLoginButtonProps) {
+  const client = useAuthClient();
   const form = useAllauthForm(PASSKEY_LOGIN_FAILED_MESSAGE);
   const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
   const signIn = async () => {
     clearWebAuthnError();
     const result = await form.submit(async () => {
-      const options = await authClient.getWebAuthnLoginOptions();
+      const options = await client.getWebAuthnLoginOptions();
       if (options.status !== 200) return options;
       const credential = await runCeremony(() => getWebAuthnCredential(options.data.request_options));
       if (!credential) return { status: 0 as const };
-      return authClient.loginWithWebAuthn({ credential });
+      return client.loginWithWebAuthn({ credential });
     });
     if (!result) return;
     if (result.status === 200 && "data" in result && "user" in result.data) await onSignedIn?.(result as AuthenticatedResponse);

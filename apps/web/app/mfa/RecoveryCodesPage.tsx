@@ -2,19 +2,26 @@ import { useEffect, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import type { RecoveryCodesAuthenticator } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { downloadRecoveryCodes } from "./mfa-helpers.ts";
 
 type CodesState = { state: "loading" } | { state: "ready"; codes: RecoveryCodesAuthenticator } | { state: "none" } | { state: "failed" };
 
+/**
+ * `GET account/authenticators/recovery-codes`, asked once the page is shown rather than by a route loader: its 401
+ * asks for a reauthentication, and the redirector then sends the user back to the page it is on. A loader asks before
+ * the navigation lands, so the user would come back to the previous page instead of the codes. The answer can also
+ * be the only showing of the codes (MFA_RECOVERY_CODES_SHOW_ONCE), which a loader's revalidation would use up.
+ */
 function useRecoveryCodes() {
+  const client = useAuthClient();
   const [codes, setCodes] = useState<CodesState>({ state: "loading" });
   useEffect(() => {
     let current = true;
-    authClient
+    client
       .getRecoveryCodes()
       .then((result) => {
         if (!current) return;
@@ -30,7 +37,7 @@ function useRecoveryCodes() {
     return () => {
       current = false;
     };
-  }, []);
+  }, [client]);
   return codes;
 }
 
@@ -88,12 +95,13 @@ export function RecoveryCodesPage() {
 
 /** /account/2fa/recovery-codes/generate: loads the current codes, then replaces them on request. */
 export function GenerateRecoveryCodesPage() {
+  const client = useAuthClient();
   const codes = useRecoveryCodes();
   const [generated, setGenerated] = useState<RecoveryCodesAuthenticator | undefined>(undefined);
   const form = useAllauthForm();
   const navigate = useNavigate();
   const generate = async () => {
-    const result = await form.submit(() => authClient.regenerateRecoveryCodes());
+    const result = await form.submit(() => client.regenerateRecoveryCodes());
     if (result?.status === 200) setGenerated(result.data);
   };
   if (generated) {

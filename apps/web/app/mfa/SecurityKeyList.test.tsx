@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
-import type { WebAuthnAuthenticator } from "@atelier/auth";
+import type { AllauthClient, WebAuthnAuthenticator } from "@atelier/auth";
+import { KnownConfiguration, fakeAuthClient } from "../providers/provider-test-support.tsx";
+import { loadAuthenticators } from "./authenticators.ts";
 import { DELETE_FAILED_MESSAGE, RENAME_FAILED_MESSAGE, SecurityKeyList } from "./SecurityKeyList.tsx";
-import type { MfaClient } from "./use-authenticators.ts";
 
-afterEach(cleanup);
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 const yubiKey: WebAuthnAuthenticator = { type: "webauthn", id: 1, name: "YubiKey", is_passwordless: false, created_at: 1_700_000_000, last_used_at: null };
 const laptop: WebAuthnAuthenticator = { type: "webauthn", id: 2, name: "Laptop", is_passwordless: true, created_at: 1_700_000_100, last_used_at: 1_700_000_200 };
@@ -23,19 +28,23 @@ function deferred<T>() {
 
 function fakeClient() {
   return {
-    listAuthenticators: vi.fn<MfaClient["listAuthenticators"]>(async () => ({
+    listAuthenticators: vi.fn<AllauthClient["listAuthenticators"]>(async () => ({
       status: 200,
       data: [{ type: "totp", created_at: 1_700_000_000, last_used_at: null }, yubiKey, laptop],
     })),
-    renameWebAuthnAuthenticator: vi.fn<MfaClient["renameWebAuthnAuthenticator"]>(),
-    deleteWebAuthnAuthenticators: vi.fn<MfaClient["deleteWebAuthnAuthenticators"]>(),
+    renameWebAuthnAuthenticator: vi.fn<AllauthClient["renameWebAuthnAuthenticator"]>(),
+    deleteWebAuthnAuthenticators: vi.fn<AllauthClient["deleteWebAuthnAuthenticators"]>(),
   };
 }
 
-function renderList(client: ReturnType<typeof fakeClient>) {
+/** The page as its route shows it: the loader's data, the client from the auth provider. */
+async function renderList(client: ReturnType<typeof fakeClient>) {
+  const data = await loadAuthenticators(client);
   render(
     <MemoryRouter>
-      <SecurityKeyList client={client} />
+      <KnownConfiguration providers={[]} signedIn client={fakeAuthClient(client)}>
+        <SecurityKeyList data={data} />
+      </KnownConfiguration>
     </MemoryRouter>,
   );
 }
@@ -50,7 +59,7 @@ async function rename(from: string, to: string) {
 
 describe("given the security-key list", () => {
   it("should list the keys with their kind and dates", async () => {
-    renderList(fakeClient());
+    await renderList(fakeClient());
     await screen.findByRole("table");
     expect(names()).toEqual(["YubiKey", "Laptop"]);
     const [yubiKeyRow, laptopRow] = screen.getAllByRole("row").slice(1);
@@ -61,7 +70,7 @@ describe("given the security-key list", () => {
 
   it("should cancel the renaming with Escape, keep the old name and call nothing", async () => {
     const client = fakeClient();
-    renderList(client);
+    await renderList(client);
     fireEvent.click(await screen.findByRole("button", { name: "Rename YubiKey" }));
     const field = screen.getByLabelText("New name of YubiKey");
     fireEvent.change(field, { target: { value: "Half typed" } });
@@ -73,9 +82,9 @@ describe("given the security-key list", () => {
 
   it("should show a new name at once and keep the server's answer", async () => {
     const client = fakeClient();
-    const call = deferred<Awaited<ReturnType<MfaClient["renameWebAuthnAuthenticator"]>>>();
+    const call = deferred<Awaited<ReturnType<AllauthClient["renameWebAuthnAuthenticator"]>>>();
     client.renameWebAuthnAuthenticator.mockReturnValue(call.promise);
-    renderList(client);
+    await renderList(client);
     await rename("YubiKey", "Blue key");
     expect(names()).toEqual(["Blue key", "Laptop"]);
     expect(client.renameWebAuthnAuthenticator).toHaveBeenCalledWith({ id: 1, name: "Blue key" });
@@ -86,9 +95,9 @@ describe("given the security-key list", () => {
 
   it("should put the old name back when the server refuses the rename", async () => {
     const client = fakeClient();
-    const call = deferred<Awaited<ReturnType<MfaClient["renameWebAuthnAuthenticator"]>>>();
+    const call = deferred<Awaited<ReturnType<AllauthClient["renameWebAuthnAuthenticator"]>>>();
     client.renameWebAuthnAuthenticator.mockReturnValue(call.promise);
-    renderList(client);
+    await renderList(client);
     await rename("YubiKey", "Blue key");
     expect(names()).toEqual(["Blue key", "Laptop"]);
     call.resolve({ status: 400, errors: [{ message: "Select a valid choice.", code: "invalid_choice", param: "id" }] });
@@ -100,7 +109,7 @@ describe("given the security-key list", () => {
     const client = fakeClient();
     client.renameWebAuthnAuthenticator.mockRejectedValue(new Error("offline"));
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    renderList(client);
+    await renderList(client);
     await rename("Laptop", "Work laptop");
     expect((await screen.findByRole("alert")).textContent).toBe(RENAME_FAILED_MESSAGE);
     expect(names()).toEqual(["YubiKey", "Laptop"]);
@@ -108,9 +117,9 @@ describe("given the security-key list", () => {
 
   it("should remove a key at once, and put it back in its place when the server refuses", async () => {
     const client = fakeClient();
-    const call = deferred<Awaited<ReturnType<MfaClient["deleteWebAuthnAuthenticators"]>>>();
+    const call = deferred<Awaited<ReturnType<AllauthClient["deleteWebAuthnAuthenticators"]>>>();
     client.deleteWebAuthnAuthenticators.mockReturnValue(call.promise);
-    renderList(client);
+    await renderList(client);
     fireEvent.click(await screen.findByRole("button", { name: "Remove YubiKey" }));
     expect(names()).toEqual(["Laptop"]);
     expect(client.deleteWebAuthnAuthenticators).toHaveBeenCalledWith({ ids: [1] });
@@ -119,10 +128,42 @@ describe("given the security-key list", () => {
     expect(names()).toEqual(["YubiKey", "Laptop"]);
   });
 
+  it("should say so when the keys cannot be loaded", async () => {
+    const client = fakeClient();
+    client.listAuthenticators.mockRejectedValue(new Error("offline"));
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await renderList(client);
+    expect(screen.getByRole("alert").textContent).toBe("Your security keys could not be loaded.");
+    expect(screen.queryByRole("table")).toBeNull();
+    expect(screen.getByRole("link", { name: "Add a security key" })).toBeTruthy();
+  });
+
+  it("should start again from the loader's newer list", async () => {
+    const client = fakeClient();
+    client.deleteWebAuthnAuthenticators.mockReturnValue(new Promise(() => undefined));
+    const view = render(
+      <MemoryRouter>
+        <KnownConfiguration providers={[]} signedIn client={fakeAuthClient(client)}>
+          <SecurityKeyList data={await loadAuthenticators(client)} />
+        </KnownConfiguration>
+      </MemoryRouter>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Remove YubiKey" }));
+    expect(names()).toEqual(["Laptop"]);
+    view.rerender(
+      <MemoryRouter>
+        <KnownConfiguration providers={[]} signedIn client={fakeAuthClient(client)}>
+          <SecurityKeyList data={{ state: "ready", authenticators: [yubiKey, { ...laptop, name: "Work laptop" }] }} />
+        </KnownConfiguration>
+      </MemoryRouter>,
+    );
+    expect(names()).toEqual(["YubiKey", "Work laptop"]);
+  });
+
   it("should keep a key removed when the server agrees", async () => {
     const client = fakeClient();
     client.deleteWebAuthnAuthenticators.mockResolvedValue({ status: 200 });
-    renderList(client);
+    await renderList(client);
     fireEvent.click(await screen.findByRole("button", { name: "Remove Laptop" }));
     await waitFor(() => expect(client.deleteWebAuthnAuthenticators).toHaveBeenCalledTimes(1));
     expect(names()).toEqual(["YubiKey"]);

@@ -1,14 +1,12 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge, Button, Spinner } from "@atelier/ui";
 import type { WebAuthnAuthenticator } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
-import { authClient } from "../lib/auth.ts";
 import { formatSeconds } from "./mfa-helpers.ts";
-import { securityKeysOf, useAuthenticators, type MfaClient } from "./use-authenticators.ts";
-
-type SecurityKeyClient = Pick<MfaClient, "listAuthenticators" | "renameWebAuthnAuthenticator" | "deleteWebAuthnAuthenticators">;
+import { securityKeysOf, type AuthenticatorsData } from "./authenticators.ts";
 
 export const RENAME_FAILED_MESSAGE = "The security key could not be renamed. Its previous name is back.";
 export const DELETE_FAILED_MESSAGE = "The security key could not be removed. It is back in the list.";
@@ -49,19 +47,51 @@ function RenameForm({ securityKey, onRename, onCancel }: { securityKey: WebAuthn
   );
 }
 
+/** The page's frame: its heading and, below the list, the ways on. */
+function SecurityKeysFrame({ children }: { children: ReactNode }) {
+  return (
+    <AccountPage title="Security keys" lead="Passkeys sign you in without a password; other security keys are a second step after it.">
+      {children}
+      <ul className="account-links">
+        <li>
+          <Link to="/account/2fa/webauthn/add">Add a security key</Link>
+        </li>
+        <li>
+          <Link to="/account/2fa">Back to two-factor authentication</Link>
+        </li>
+      </ul>
+    </AccountPage>
+  );
+}
+
+/** Shown while the keys load on a first visit (the route's `HydrateFallback`). */
+export function SecurityKeysLoading() {
+  return (
+    <SecurityKeysFrame>
+      <Spinner label="Loading your security keys" />
+    </SecurityKeysFrame>
+  );
+}
+
+function keysOf(data: AuthenticatorsData): WebAuthnAuthenticator[] | undefined {
+  return data.state === "ready" ? securityKeysOf(data.authenticators) : undefined;
+}
+
 /**
- * /account/2fa/webauthn: the security keys and passkeys. Renaming and removing show at once and are undone when the
- * server refuses or cannot be reached (spec §4.3).
+ * /account/2fa/webauthn: the security keys and passkeys, from its route's loader. Renaming and removing show at once
+ * and are undone when the server refuses or cannot be reached (spec §4.3).
  */
-export function SecurityKeyList({ client = authClient }: { client?: SecurityKeyClient }) {
-  const { authenticators } = useAuthenticators(client);
-  const [keys, setKeys] = useState<WebAuthnAuthenticator[] | undefined>(undefined);
+export function SecurityKeyList({ data }: { data: AuthenticatorsData }) {
+  const client = useAuthClient();
+  // The list the user changes optimistically starts from the loader's, and starts again from a newer one.
+  const [keys, setKeys] = useState(() => keysOf(data));
+  const [loadedFrom, setLoadedFrom] = useState(data);
+  if (loadedFrom !== data) {
+    setLoadedFrom(data);
+    setKeys(keysOf(data));
+  }
   const [editingId, setEditingId] = useState<WebAuthnAuthenticator["id"] | undefined>(undefined);
   const [errors, setErrors] = useState<string[]>([]);
-
-  useEffect(() => {
-    if (authenticators.state === "ready") setKeys(securityKeysOf(authenticators.value));
-  }, [authenticators]);
 
   const rename = async (securityKey: WebAuthnAuthenticator, name: string) => {
     setEditingId(undefined);
@@ -102,9 +132,8 @@ export function SecurityKeyList({ client = authClient }: { client?: SecurityKeyC
   };
 
   return (
-    <AccountPage title="Security keys" lead="Passkeys sign you in without a password; other security keys are a second step after it.">
-      {authenticators.state === "loading" ? <Spinner label="Loading your security keys" /> : null}
-      {authenticators.state === "failed" ? <p role="alert">Your security keys could not be loaded.</p> : null}
+    <SecurityKeysFrame>
+      {data.state === "failed" ? <p role="alert">Your security keys could not be loaded.</p> : null}
       <FormGeneralErrors errors={errors} />
       {keys && keys.length === 0 ? <p>You have not added a security key yet.</p> : null}
       {keys && keys.length > 0 ? (
@@ -145,14 +174,6 @@ export function SecurityKeyList({ client = authClient }: { client?: SecurityKeyC
           </tbody>
         </table>
       ) : null}
-      <ul className="account-links">
-        <li>
-          <Link to="/account/2fa/webauthn/add">Add a security key</Link>
-        </li>
-        <li>
-          <Link to="/account/2fa">Back to two-factor authentication</Link>
-        </li>
-      </ul>
-    </AccountPage>
+    </SecurityKeysFrame>
   );
 }

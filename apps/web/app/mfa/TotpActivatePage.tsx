@@ -1,74 +1,81 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { toString as renderQrCode } from "qrcode";
 import { Button, Spinner } from "@atelier/ui";
-import { totpSetupFromResult, type TotpSetup } from "@atelier/auth";
+import { totpSetupFromResult, type AllauthClient, type TotpSetup } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { AccountFormField, FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
-import type { MfaClient } from "./use-authenticators.ts";
 
-type ActivationState =
-  | { state: "loading" }
-  | { state: "setup"; setup: TotpSetup }
+/** What the activation page shows; after a 401 it waits while the redirector leaves the page (to reauthenticate). */
+export type TotpActivationData =
+  | { state: "setup"; setup: TotpSetup; qrCodeSvg: string | undefined }
   | { state: "active" }
   | { state: "blocked"; message: string }
-  | { state: "failed" };
+  | { state: "failed" }
+  | { state: "reauthenticating" };
 
-/** The QR code of the otpauth URL, drawn in the page as an SVG image (nothing leaves the browser). */
-export function TotpQrCode({ url }: { url: string }) {
-  const [svg, setSvg] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
-    renderQrCode(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" })
-      .then((markup) => {
-        if (current) setSvg(markup);
-      })
-      .catch((error: unknown) => console.error(error));
-    return () => {
-      current = false;
-    };
-  }, [url]);
+/** The QR code of the otpauth URL as SVG markup, drawn in the page (nothing leaves the browser). */
+async function drawQrCode(url: string): Promise<string | undefined> {
+  try {
+    return await renderQrCode(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
+  } catch (error) {
+    console.error(error);
+    return undefined;
+  }
+}
+
+/**
+ * The activation page's `clientLoader` (routes/account/totp-activate.tsx): a fresh secret (the 404 with meta) and its
+ * QR code, the app already active, or why it cannot be set up.
+ */
+export async function loadTotpActivation(client: Pick<AllauthClient, "getTotpAuthenticator">): Promise<TotpActivationData> {
+  try {
+    const result = await client.getTotpAuthenticator();
+    const setup = totpSetupFromResult(result);
+    if (setup) return { state: "setup", setup, qrCodeSvg: await drawQrCode(setup.totpUrl) };
+    if (result.status === 200) return { state: "active" };
+    if (result.status === 409) return { state: "blocked", message: result.errors?.[0]?.message ?? "Verify your e-mail address first." };
+    // A 401 asks for a reauthentication: the redirector opens that page and brings the user back.
+    if (result.status === 401) return { state: "reauthenticating" };
+    return { state: "failed" };
+  } catch (error) {
+    console.error(error);
+    return { state: "failed" };
+  }
+}
+
+/** The QR code to scan with an authenticator app. */
+export function TotpQrCode({ svg }: { svg: string | undefined }) {
   if (svg === undefined) return <Spinner label="Drawing the QR code" />;
   return <img className="mfa-qr-code" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt="QR code to scan with your authenticator app" width={200} height={200} />;
 }
 
-/** /account/2fa/totp/activate: loads a fresh secret (a 404 with meta), shows it as a QR code and text, checks a code. */
+const TITLE = "Activate the authenticator app";
+
+/** Shown while the secret loads on a first visit (the route's `HydrateFallback`), and during a reauthentication. */
+export function TotpActivationLoading() {
+  return (
+    <AccountPage title={TITLE}>
+      <Spinner label="Preparing your secret" />
+    </AccountPage>
+  );
+}
+
+/** /account/2fa/totp/activate: the secret from its route's loader as a QR code and text, then checks a code. */
 export function TotpActivatePage({
-  client = authClient,
+  data,
   recoveryCodesSupported = false,
 }: {
-  client?: Pick<MfaClient, "getTotpAuthenticator" | "activateTotp">;
+  data: TotpActivationData;
   /** Whether the server offers recovery codes: it makes them with the first factor, and they are shown right away. */
   recoveryCodesSupported?: boolean;
 }) {
-  const [activation, setActivation] = useState<ActivationState>({ state: "loading" });
+  const client = useAuthClient();
   const [code, setCode] = useState("");
   const form = useAllauthForm();
   const navigate = useNavigate();
-
-  useEffect(() => {
-    let current = true;
-    client
-      .getTotpAuthenticator()
-      .then((result) => {
-        if (!current) return;
-        const setup = totpSetupFromResult(result);
-        if (setup) setActivation({ state: "setup", setup });
-        else if (result.status === 200) setActivation({ state: "active" });
-        else if (result.status === 409) setActivation({ state: "blocked", message: result.errors?.[0]?.message ?? "Verify your e-mail address first." });
-        // A 401 asks for a reauthentication: the redirector opens that page and brings the user back.
-        else if (result.status !== 401) setActivation({ state: "failed" });
-      })
-      .catch((error: unknown) => {
-        console.error(error);
-        if (current) setActivation({ state: "failed" });
-      });
-    return () => {
-      current = false;
-    };
-  }, [client]);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -81,34 +88,27 @@ export function TotpActivatePage({
     if (result?.status === 200) navigate(recoveryCodesSupported ? "/account/2fa/recovery-codes" : "/account/2fa", { state: { totpJustActivated: true } });
   };
 
-  const title = "Activate the authenticator app";
-  if (activation.state === "loading") {
+  if (data.state === "reauthenticating") return <TotpActivationLoading />;
+  if (data.state !== "setup") {
     return (
-      <AccountPage title={title}>
-        <Spinner label="Preparing your secret" />
-      </AccountPage>
-    );
-  }
-  if (activation.state !== "setup") {
-    return (
-      <AccountPage title={title}>
-        <p role={activation.state === "active" ? undefined : "alert"}>
-          {activation.state === "active"
+      <AccountPage title={TITLE}>
+        <p role={data.state === "active" ? undefined : "alert"}>
+          {data.state === "active"
             ? "The authenticator app is already active."
-            : activation.state === "blocked"
-              ? activation.message
+            : data.state === "blocked"
+              ? data.message
               : "The authenticator app cannot be set up right now. Please try again."}
         </p>
-        {activation.state === "blocked" ? <Link to="/account/email">Manage your e-mail addresses</Link> : <Link to="/account/2fa">Back to two-factor authentication</Link>}
+        {data.state === "blocked" ? <Link to="/account/email">Manage your e-mail addresses</Link> : <Link to="/account/2fa">Back to two-factor authentication</Link>}
       </AccountPage>
     );
   }
   return (
-    <AccountPage title={title} lead="Scan the QR code with an authenticator app, or type the secret into it, then enter the code it shows.">
+    <AccountPage title={TITLE} lead="Scan the QR code with an authenticator app, or type the secret into it, then enter the code it shows.">
       <div className="mfa-totp-setup">
-        <TotpQrCode url={activation.setup.totpUrl} />
+        <TotpQrCode svg={data.qrCodeSvg} />
         <p>
-          Secret: <code className="mfa-secret">{activation.setup.secret}</code>
+          Secret: <code className="mfa-secret">{data.setup.secret}</code>
         </p>
       </div>
       <form className="account-form" onSubmit={handleSubmit} noValidate>

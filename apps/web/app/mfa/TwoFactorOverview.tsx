@@ -3,30 +3,31 @@ import { Badge, Card, CardBody, CardTitle, Spinner } from "@atelier/ui";
 import { useConfiguration } from "@atelier/auth/react";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { formatSeconds } from "./mfa-helpers.ts";
-import { findRecoveryCodes, findTotp, securityKeysOf, useAuthenticators, type MfaClient } from "./use-authenticators.ts";
+import { findRecoveryCodes, findTotp, securityKeysOf, type AuthenticatorsData } from "./authenticators.ts";
 
-/** /account/2fa: the authenticator app, the security keys and the recovery codes (spec §2.3). */
-export function TwoFactorOverview({ client }: { client?: Pick<MfaClient, "listAuthenticators"> }) {
-  const { authenticators } = useAuthenticators(client);
+/** Shown while the authenticators load on a first visit (the route's `HydrateFallback`). */
+export function TwoFactorOverviewLoading() {
+  return (
+    <AccountPage title="Two-factor authentication">
+      <Spinner label="Loading your authenticators" />
+    </AccountPage>
+  );
+}
+
+/** /account/2fa: the authenticator app, the security keys and the recovery codes (spec §2.3), from its route's loader. */
+export function TwoFactorOverview({ data }: { data: AuthenticatorsData }) {
   const supportedTypes = useConfiguration()?.mfa?.supported_types ?? ["totp", "recovery_codes", "webauthn"];
 
-  if (authenticators.state === "loading") {
-    return (
-      <AccountPage title="Two-factor authentication">
-        <Spinner label="Loading your authenticators" />
-      </AccountPage>
-    );
-  }
-  if (authenticators.state === "failed") {
+  if (data.state === "failed") {
     return (
       <AccountPage title="Two-factor authentication">
         <p role="alert">Your authenticators could not be loaded. Please reload the page.</p>
       </AccountPage>
     );
   }
-  const totp = findTotp(authenticators.value);
-  const recoveryCodes = findRecoveryCodes(authenticators.value);
-  const securityKeys = securityKeysOf(authenticators.value);
+  const totp = findTotp(data.authenticators);
+  const recoveryCodes = findRecoveryCodes(data.authenticators);
+  const securityKeys = securityKeysOf(data.authenticators);
 
   return (
     <AccountPage title="Two-factor authentication" lead="A second step when you sign in keeps your account safe even if your password leaks.">

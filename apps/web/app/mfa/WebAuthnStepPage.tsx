@@ -1,9 +1,9 @@
 import { Button } from "@atelier/ui";
 import { getWebAuthnCredential } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { SecondFactorAlternatives } from "./SecondFactorAlternatives.tsx";
 import type { SecondFactorStep } from "./second-factor-flows.ts";
 import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
@@ -13,17 +13,18 @@ import { useWebAuthnCeremony } from "./use-webauthn-ceremony.ts";
  * options, the browser's `navigator.credentials.get`, then `POST` the credential's JSON.
  */
 export function WebAuthnStepPage({ step }: { step: SecondFactorStep }) {
+  const client = useAuthClient();
   const form = useAllauthForm();
   const { webAuthnError, clearWebAuthnError, runCeremony } = useWebAuthnCeremony();
 
   const useKey = async () => {
     clearWebAuthnError();
     await form.submit(async () => {
-      const options = step === "authenticate" ? await authClient.getWebAuthnAuthenticateOptions() : await authClient.getWebAuthnReauthenticateOptions();
+      const options = step === "authenticate" ? await client.getWebAuthnAuthenticateOptions() : await client.getWebAuthnReauthenticateOptions();
       if (options.status !== 200) return options;
       const credential = await runCeremony(() => getWebAuthnCredential(options.data.request_options));
       if (!credential) return { status: 0 as const };
-      return step === "authenticate" ? authClient.authenticateWithWebAuthn({ credential }) : authClient.reauthenticateWithWebAuthn({ credential });
+      return step === "authenticate" ? client.authenticateWithWebAuthn({ credential }) : client.reauthenticateWithWebAuthn({ credential });
     });
   };
 

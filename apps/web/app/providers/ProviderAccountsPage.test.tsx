@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { createAllauthClient, type AllauthClient, type AllauthProvider, type ProviderRedirectInput } from "@atelier/auth";
-import { ProviderAccountsPage } from "./ProviderAccountsPage.tsx";
-import { KnownConfiguration, ShowLocation, deferred, googleProvider, localProvider, signedInAnswer } from "./provider-test-support.tsx";
+import { loadProviderAccounts, PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE, ProviderAccountsPage } from "./ProviderAccountsPage.tsx";
+import { KnownConfiguration, ShowLocation, deferred, fakeAuthClient, googleProvider, localProvider, signedInAnswer } from "./provider-test-support.tsx";
 
 afterEach(() => {
   cleanup();
@@ -22,13 +22,15 @@ function fakeClient(accounts = [localAccount, googleAccount]) {
   };
 }
 
-function renderPage(client: ReturnType<typeof fakeClient>, { path = "/account/providers", providers = [localProvider, googleProvider] }: { path?: string; providers?: AllauthProvider[] } = {}) {
+/** The page as its route shows it: the loader's data, the client from the auth provider. */
+async function renderPage(client: ReturnType<typeof fakeClient>, { path = "/account/providers", providers = [localProvider, googleProvider] }: { path?: string; providers?: AllauthProvider[] } = {}) {
   const startRedirect = vi.fn<(input: ProviderRedirectInput) => void>();
+  const data = await loadProviderAccounts(client);
   render(
-    <KnownConfiguration providers={providers} signedIn>
+    <KnownConfiguration providers={providers} signedIn client={fakeAuthClient(client)}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
-          <Route path="/account/providers" element={<ProviderAccountsPage client={client} startRedirect={startRedirect} />} />
+          <Route path="/account/providers" element={<ProviderAccountsPage data={data} startRedirect={startRedirect} />} />
         </Routes>
       </MemoryRouter>
     </KnownConfiguration>,
@@ -40,7 +42,7 @@ const rows = () => screen.getAllByRole("row").slice(1).map((row) => within(row).
 
 describe("given the third-party accounts page", () => {
   it("should list each connected account with its provider's name and its display", async () => {
-    renderPage(fakeClient());
+    await renderPage(fakeClient());
     await screen.findByRole("table");
     expect(rows()).toEqual([
       ["Test ID (local)", "Ada (local)"],
@@ -49,7 +51,7 @@ describe("given the third-party accounts page", () => {
   });
 
   it("should say so when no account is connected", async () => {
-    renderPage(fakeClient([]));
+    await renderPage(fakeClient([]));
     expect(await screen.findByText("No third-party account is connected yet.")).toBeTruthy();
     expect(screen.queryByRole("table")).toBeNull();
   });
@@ -58,7 +60,7 @@ describe("given the third-party accounts page", () => {
     const client = fakeClient();
     const call = deferred<AccountsResult>();
     client.disconnectProviderAccount.mockReturnValue(call.promise);
-    renderPage(client);
+    await renderPage(client);
     fireEvent.click(await screen.findByRole("button", { name: "Disconnect Ada (local) (Test ID (local))" }));
     expect(client.disconnectProviderAccount).toHaveBeenCalledWith({ provider: "local", account: "ada-42" });
     expect((screen.getByRole("button", { name: "Disconnect ada@gmail.example (Google)" }) as HTMLButtonElement).disabled).toBe(true);
@@ -70,38 +72,46 @@ describe("given the third-party accounts page", () => {
   it("should show why the last way to sign in cannot be disconnected, and keep the account", async () => {
     const client = fakeClient([localAccount]);
     client.disconnectProviderAccount.mockResolvedValue({ status: 400, errors: [{ message: "Your account has no password set up.", code: "no_password" }] });
-    renderPage(client);
+    await renderPage(client);
     fireEvent.click(await screen.findByRole("button", { name: "Disconnect Ada (local) (Test ID (local))" }));
     expect((await screen.findByRole("alert")).textContent).toBe("Your account has no password set up.");
     expect(rows()).toEqual([["Test ID (local)", "Ada (local)"]]);
   });
 
+  it("should say so when the accounts cannot be loaded", async () => {
+    const client = fakeClient();
+    client.listProviderAccounts.mockResolvedValue({ status: 400, errors: [{ message: "Nope.", code: "invalid" }] });
+    await renderPage(client);
+    expect(screen.getByRole("alert").textContent).toBe(PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE);
+    expect(screen.queryByRole("table")).toBeNull();
+  });
+
   it("should offer a connect button per configured provider", async () => {
-    const { startRedirect } = renderPage(fakeClient());
+    const { startRedirect } = await renderPage(fakeClient());
     expect(screen.getByRole("heading", { level: 2, name: "Connect another account" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Connect Test ID (local)" }));
     expect(startRedirect).toHaveBeenCalledExactlyOnceWith({ provider: "local", process: "connect", callbackUrl: `${window.location.origin}/account/providers` });
   });
 
   it("should have no connect section when no provider is configured", async () => {
-    renderPage(fakeClient(), { providers: [] });
+    await renderPage(fakeClient(), { providers: [] });
     await screen.findByRole("table");
     expect(screen.queryByRole("heading", { name: "Connect another account" })).toBeNull();
   });
 
   it("should explain a connection that belongs to another user", async () => {
-    renderPage(fakeClient(), { path: "/account/providers?error=connected_other&error_process=connect" });
+    await renderPage(fakeClient(), { path: "/account/providers?error=connected_other&error_process=connect" });
     expect((await screen.findByRole("alert")).textContent).toBe("The third-party account is already connected to a different account.");
   });
 
   it("should ask to confirm it is you when the connection needed a fresh authentication", async () => {
-    renderPage(fakeClient(), { path: "/account/providers?error=reauthentication_required&error_process=connect" });
+    await renderPage(fakeClient(), { path: "/account/providers?error=reauthentication_required&error_process=connect" });
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByRole("link", { name: "Confirm it is you" }).getAttribute("href")).toBe("/account/reauthenticate?next=%2Faccount%2Fproviders");
   });
 
   it("should say 'Something went wrong.' for any other failed connection", async () => {
-    renderPage(fakeClient(), { path: "/account/providers?error=unknown&error_process=connect" });
+    await renderPage(fakeClient(), { path: "/account/providers?error=unknown&error_process=connect" });
     expect((await screen.findByRole("alert")).textContent).toBe("Something went wrong.");
   });
 });
@@ -123,11 +133,12 @@ describe("given a disconnect that needs a fresh authentication", () => {
         return Response.json(body, { status: body.status });
       },
     });
+    const data = await loadProviderAccounts(client);
     render(
       <MemoryRouter initialEntries={["/account/providers"]}>
         <KnownConfiguration providers={[localProvider]} signedIn client={client} withRedirector>
           <Routes>
-            <Route path="/account/providers" element={<ProviderAccountsPage client={client} />} />
+            <Route path="/account/providers" element={<ProviderAccountsPage data={data} />} />
             <Route path="/account/reauthenticate" element={<ShowLocation name="Reauthenticate" />} />
           </Routes>
         </KnownConfiguration>

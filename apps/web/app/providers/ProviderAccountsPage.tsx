@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import { flowPaths, type AllauthClient, type ProviderAccount, type ProviderRedirectInput } from "@atelier/auth";
+import { useAuthClient } from "@atelier/auth/react";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
 import { AccountPage } from "../account/AccountPage.tsx";
 import { useAllauthForm } from "../account/use-allauth-form.ts";
-import { authClient } from "../lib/auth.ts";
 import { ProviderButtons, useRedirectProviders } from "./ProviderButtons.tsx";
 import { CONNECTED_OTHER_MESSAGE, PROVIDER_ACCOUNTS_PATH, PROVIDER_FAILURE_MESSAGE } from "./provider-messages.ts";
 
@@ -13,10 +13,34 @@ export const PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE = "Your third-party accounts 
 export const DISCONNECT_FAILED_MESSAGE = "The account could not be disconnected. Please try again.";
 export const REAUTHENTICATION_BEFORE_CONNECT_MESSAGE = "For your security, please confirm it is you before connecting another account, then connect it again.";
 
-type AccountsLoadState = { state: "loading" } | { state: "ready"; accounts: ProviderAccount[] } | { state: "failed" };
+/** What the accounts page lists: the connected third-party accounts, or that they failed to load. */
+export type ProviderAccountsData = { state: "ready"; accounts: ProviderAccount[] } | { state: "failed" };
+
+/** `GET account/providers`: the `clientLoader` of /account/providers, a plain function so tests call it with a fake client. */
+export async function loadProviderAccounts(client: Pick<AllauthClient, "listProviderAccounts">): Promise<ProviderAccountsData> {
+  try {
+    const result = await client.listProviderAccounts();
+    return result.status === 200 ? { state: "ready", accounts: result.data } : { state: "failed" };
+  } catch (error) {
+    console.error(error);
+    return { state: "failed" };
+  }
+}
+
+const TITLE = "Third-party accounts";
+const LEAD = "Accounts at other services that you can sign in with.";
+
+/** Shown while the accounts load on a first visit (the route's `HydrateFallback`). */
+export function ProviderAccountsLoading() {
+  return (
+    <AccountPage title={TITLE} lead={LEAD}>
+      <Spinner label="Loading your third-party accounts" />
+    </AccountPage>
+  );
+}
 
 export interface ProviderAccountsPageProps {
-  client?: Pick<AllauthClient, "listProviderAccounts" | "disconnectProviderAccount">;
+  data: ProviderAccountsData;
   /** Passed to the connect buttons; tests pass a spy (happy-dom does not navigate). */
   startRedirect?: (input: ProviderRedirectInput) => void;
 }
@@ -38,31 +62,24 @@ function ConnectFailure({ errorCode }: { errorCode: string }) {
 }
 
 /**
- * /account/providers: the connected third-party accounts with Disconnect, and a button per configured provider to
- * connect another. A disconnect that needs a fresh authentication answers 401; the root redirector then opens the
- * reauthentication page and comes back here, as for e-mail changes.
+ * /account/providers: the connected third-party accounts of its route's loader with Disconnect, and a button per
+ * configured provider to connect another. A disconnect that needs a fresh authentication answers 401; the root
+ * redirector then opens the reauthentication page and comes back here, as for e-mail changes.
  */
-export function ProviderAccountsPage({ client = authClient, startRedirect }: ProviderAccountsPageProps) {
+export function ProviderAccountsPage({ data, startRedirect }: ProviderAccountsPageProps) {
+  const client = useAuthClient();
   const [searchParams] = useSearchParams();
   const connectErrorCode = searchParams.get("error");
   const configuredProviders = useRedirectProviders();
-  const [load, setLoad] = useState<AccountsLoadState>({ state: "loading" });
+  // A disconnect answers with the accounts left: the list starts from the loader's, and starts again from a newer one.
+  const [load, setLoad] = useState(data);
+  const [loadedFrom, setLoadedFrom] = useState(data);
+  if (loadedFrom !== data) {
+    setLoadedFrom(data);
+    setLoad(data);
+  }
   const [notice, setNotice] = useState<string | null>(null);
   const form = useAllauthForm(DISCONNECT_FAILED_MESSAGE);
-
-  const reload = useCallback(async () => {
-    try {
-      const result = await client.listProviderAccounts();
-      setLoad(result.status === 200 ? { state: "ready", accounts: result.data } : { state: "failed" });
-    } catch (error) {
-      console.error(error);
-      setLoad({ state: "failed" });
-    }
-  }, [client]);
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const disconnect = async (account: ProviderAccount) => {
     setNotice(null);
@@ -76,9 +93,8 @@ export function ProviderAccountsPage({ client = authClient, startRedirect }: Pro
   };
 
   return (
-    <AccountPage title="Third-party accounts" lead="Accounts at other services that you can sign in with.">
+    <AccountPage title={TITLE} lead={LEAD}>
       {connectErrorCode !== null ? <ConnectFailure errorCode={connectErrorCode} /> : null}
-      {load.state === "loading" ? <Spinner label="Loading your third-party accounts" /> : null}
       {load.state === "failed" ? <p role="alert">{PROVIDER_ACCOUNTS_LOAD_FAILED_MESSAGE}</p> : null}
       {load.state === "ready" && load.accounts.length === 0 ? <p>No third-party account is connected yet.</p> : null}
       {load.state === "ready" && load.accounts.length > 0 ? (

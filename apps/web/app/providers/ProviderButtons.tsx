@@ -1,7 +1,6 @@
 import { Button } from "@atelier/ui";
 import { submitProviderRedirect, type AllauthProvider, type ProviderRedirectInput, type ProviderRedirectProcess } from "@atelier/auth";
-import { useConfiguration } from "@atelier/auth/react";
-import { authClient } from "../lib/auth.ts";
+import { useAuthClient, useConfiguration } from "@atelier/auth/react";
 import { providerCallbackUrl } from "./provider-messages.ts";
 
 /** The configured providers that can be reached by a redirect (a provider offering only token login has no button). */
@@ -10,15 +9,10 @@ export function useRedirectProviders(): AllauthProvider[] {
   return providers.filter((provider) => provider.flows.includes("provider_redirect"));
 }
 
-/** The real start: a form post that leaves the page for the provider. */
-export function startProviderRedirectInThisPage(input: ProviderRedirectInput): void {
-  submitProviderRedirect(authClient, input, document);
-}
-
 export interface ProviderButtonsProps {
   /** `login` on the login page and in the login modal; `connect` on the accounts page. */
   process: ProviderRedirectProcess;
-  /** Tests pass a spy: happy-dom does not navigate. */
+  /** Tests pass a spy: happy-dom does not navigate. By default a form post that leaves the page for the provider. */
   startRedirect?: (input: ProviderRedirectInput) => void;
 }
 
@@ -26,8 +20,10 @@ export interface ProviderButtonsProps {
  * One button per configured provider ('Continue with Google' to sign in, 'Connect Google' to connect); nothing when
  * the server configures none. A login comes back to /account/provider/callback, a connection to /account/providers.
  */
-export function ProviderButtons({ process, startRedirect = startProviderRedirectInThisPage }: ProviderButtonsProps) {
+export function ProviderButtons({ process, startRedirect }: ProviderButtonsProps) {
+  const client = useAuthClient();
   const providers = useRedirectProviders();
+  const start = startRedirect ?? ((input: ProviderRedirectInput) => submitProviderRedirect(client, input, document));
   if (providers.length === 0) return null;
   return (
     <ul className="provider-buttons" aria-label={process === "login" ? "Third-party sign-in" : "Third-party accounts to connect"}>
@@ -37,7 +33,7 @@ export function ProviderButtons({ process, startRedirect = startProviderRedirect
             type="button"
             variant="secondary"
             data-provider={provider.id}
-            onClick={() => startRedirect({ provider: provider.id, process, callbackUrl: providerCallbackUrl(process, window.location.origin) })}
+            onClick={() => start({ provider: provider.id, process, callbackUrl: providerCallbackUrl(process, window.location.origin) })}
           >
             {process === "login" ? `Continue with ${provider.name}` : `Connect ${provider.name}`}
           </Button>

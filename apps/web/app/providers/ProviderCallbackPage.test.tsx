@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { createRoutesStub, useLoaderData } from "react-router";
 import type { AllauthClient } from "@atelier/auth";
-import { PROVIDER_CALLBACK_STATUS_TEXT, ProviderCallbackPage } from "./ProviderCallbackPage.tsx";
+import { PROVIDER_CALLBACK_STATUS_TEXT, ProviderCallbackPage, ProviderCallbackResolving, resolveProviderCallback, type ProviderCallbackData } from "./ProviderCallbackPage.tsx";
 import { ShowLocation, deferred, signedInAnswer, signedOutAnswer } from "./provider-test-support.tsx";
 
 afterEach(() => {
@@ -16,35 +16,42 @@ function pendingFlowAnswer(flow: Record<string, unknown>): StatusResult {
   return { status: 401, data: { flows: [{ id: "login" }, flow] }, meta: { is_authenticated: false } } as StatusResult;
 }
 
+function CallbackRoute() {
+  return <ProviderCallbackPage data={useLoaderData() as ProviderCallbackData} />;
+}
+
+/** The page as its route runs it: the loader (which redirects), its fallback, then the page. */
 function renderAt(path: string, status: () => Promise<StatusResult>) {
   const client = { getAuthenticationStatus: vi.fn(status) };
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <Routes>
-        <Route path="/account/provider/callback" element={<ProviderCallbackPage client={client} />} />
-        <Route path="/dashboard" element={<ShowLocation name="Dashboard" />} />
-        <Route path="/account/login" element={<ShowLocation name="Login" />} />
-        <Route path="/account/providers" element={<ShowLocation name="Providers" />} />
-        <Route path="/account/*" element={<ShowLocation name="Flow page" />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+  const Stub = createRoutesStub([
+    {
+      path: "/account/provider/callback",
+      Component: CallbackRoute,
+      HydrateFallback: ProviderCallbackResolving,
+      loader: ({ request }) => resolveProviderCallback(client, new URL(request.url)),
+    },
+    { path: "/dashboard", Component: () => <ShowLocation name="Dashboard" /> },
+    { path: "/account/login", Component: () => <ShowLocation name="Login" /> },
+    { path: "/account/providers", Component: () => <ShowLocation name="Providers" /> },
+    { path: "/account/*", Component: () => <ShowLocation name="Flow page" /> },
+  ]);
+  render(<Stub initialEntries={[path]} />);
   return { client };
 }
 
 describe("given the provider callback page with an error parameter", () => {
-  it("should show 'Third-Party Login Failure', 'Something went wrong.' and Continue to the login page, without asking the status", () => {
+  it("should show 'Third-Party Login Failure', 'Something went wrong.' and Continue to the login page, without asking the status", async () => {
     const { client } = renderAt("/account/provider/callback?error=cancelled&error_process=login", async () => signedOutAnswer as StatusResult);
-    expect(screen.getByRole("heading", { level: 1, name: "Third-Party Login Failure" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { level: 1, name: "Third-Party Login Failure" })).toBeTruthy();
     expect(screen.getByText("Something went wrong.")).toBeTruthy();
     expect(screen.getByText("The sign-in was cancelled at the provider.")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Continue" }).getAttribute("href")).toBe("/account/login");
     expect(client.getAuthenticationStatus).not.toHaveBeenCalled();
   });
 
-  it("should continue to the accounts page after a failed connection", () => {
+  it("should continue to the accounts page after a failed connection", async () => {
     renderAt("/account/provider/callback?error=connected_other&error_process=connect", async () => signedInAnswer as StatusResult);
-    expect(screen.getByText("The third-party account is already connected to a different account.")).toBeTruthy();
+    expect(await screen.findByText("The third-party account is already connected to a different account.")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Continue" }).getAttribute("href")).toBe("/account/providers");
   });
 });

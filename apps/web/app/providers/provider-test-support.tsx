@@ -30,11 +30,19 @@ export function configurationWithProviders(providers: AllauthProvider[] | undefi
   };
 }
 
+/**
+ * Test-only: an auth client whose calls fail with a server error, except those given (usually `vi.fn`s). Hand it to
+ * `KnownConfiguration`, from where the components take it (`useAuthClient()`).
+ */
+export function fakeAuthClient(calls: Partial<AllauthClient> = {}): AllauthClient {
+  return { ...createAllauthClient({ baseUrl: "/_allauth", clientType: "browser", fetch: async () => new Response(null, { status: 500 }) }), ...calls };
+}
+
 /** Test-only: an auth provider whose configuration and status are already known, so nothing is loaded. */
 export function KnownConfiguration({
   providers,
   signedIn = false,
-  client = createAllauthClient({ baseUrl: "/_allauth", clientType: "browser", fetch: async () => new Response(null, { status: 500 }) }),
+  client = fakeAuthClient(),
   withRedirector = false,
   children,
 }: {

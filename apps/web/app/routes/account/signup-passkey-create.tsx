@@ -1,14 +1,31 @@
 import { AnonymousRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
+import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { authClient, authStore } from "../../lib/auth.ts";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
-import { PasskeyCreatePage } from "../../mfa/PasskeySignupPages.tsx";
+import { loadForSignedOutVisitor } from "../../login-modal/guarded-load.ts";
+import { loadPasskeyCreation, PasskeyCreateLoading, PasskeyCreatePage } from "../../mfa/PasskeySignupPages.tsx";
+import type { Route } from "./+types/signup-passkey-create";
 
 export const meta = accountPageMeta("Create your passkey");
 
-export default function Route() {
+export function clientLoader() {
+  return loadForSignedOutVisitor(authStore, (status) => loadPasskeyCreation(authClient, status));
+}
+
+export function HydrateFallback() {
+  return (
+    <GuardedLoading shownTo="signed-out">
+      <PasskeyCreateLoading />
+    </GuardedLoading>
+  );
+}
+
+export default function PasskeyCreateRoute({ loaderData }: Route.ComponentProps) {
   return (
     <AnonymousRoute redirectTo={LOGIN_REDIRECT_PATH}>
-      <PasskeyCreatePage />
+      {/* Skipped for a signed-in user, whom the guard sends to the dashboard. */}
+      {loaderData.state === "loaded" ? <PasskeyCreatePage data={loaderData.data} /> : null}
     </AnonymousRoute>
   );
 }
