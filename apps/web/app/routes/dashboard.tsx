@@ -6,16 +6,16 @@ import { accountPageMeta } from "../account/account-meta.ts";
 import { openLoginModalForProtectedPage } from "../login-modal/login-modal-store.ts";
 import { billingClient } from "../billing/billing-client.ts";
 import { SubscriptionStatusCard } from "../billing/SubscriptionStatusCard.tsx";
-import { loadSubscriptionStatus, readSignedIn, type LoadedSubscriptionStatus } from "../billing/subscription-status.ts";
+import { loadSubscriptionStatus, type LoadedSubscriptionStatus } from "../billing/subscription-status.ts";
+import { loadForSignedInUser } from "../lib/guarded-load.ts";
 import { authStore } from "../lib/auth.ts";
 import type { Route } from "./+types/dashboard";
 
 export const meta = accountPageMeta("Dashboard");
 
 /** The subscription card's status; a signed-out visitor gets the login modal and makes no status call. */
-export async function clientLoader() {
-  const subscription = (await readSignedIn(authStore, true)) ? await loadSubscriptionStatus(billingClient) : undefined;
-  return { subscription };
+export function clientLoader() {
+  return loadForSignedInUser(authStore, () => loadSubscriptionStatus(billingClient));
 }
 
 function DashboardContent({ subscription }: { subscription: LoadedSubscriptionStatus | undefined }) {
@@ -83,7 +83,7 @@ export function HydrateFallback() {
 export default function DashboardRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <DashboardContent subscription={loaderData.subscription} />
+      <DashboardContent subscription={loaderData.state === "loaded" ? loaderData.data : undefined} />
     </ProtectedRoute>
   );
 }

@@ -2,15 +2,16 @@ import { useRevalidator } from "react-router";
 import { ProtectedRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { EmailAddressesLoading, EmailAddressesPage, loadEmailAddresses } from "../../account/EmailAddressesPage.tsx";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
-import { authClient } from "../../lib/auth.ts";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
+import { authClient, authStore } from "../../lib/auth.ts";
+import { loadForSignedInUser } from "../../lib/guarded-load.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import type { Route } from "./+types/email";
 
 export const meta = accountPageMeta("E-mail addresses");
 
 export function clientLoader() {
-  return loadEmailAddresses(authClient);
+  return loadForSignedInUser(authStore, () => loadEmailAddresses(authClient));
 }
 
 export function HydrateFallback() {
@@ -25,7 +26,7 @@ export default function EmailRoute({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <EmailAddressesPage data={loaderData} reload={revalidator.revalidate} />
+      {loaderData.state === "loaded" ? <EmailAddressesPage data={loaderData.data} reload={revalidator.revalidate} /> : <EmailAddressesLoading />}
     </ProtectedRoute>
   );
 }

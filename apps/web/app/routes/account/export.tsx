@@ -3,7 +3,9 @@ import { ProtectedRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
 import { DataExportLoading, DataExportPage, loadDataExport } from "../../account/DataExportPage.tsx";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { authStore } from "../../lib/auth.ts";
+import { loadForSignedInUser } from "../../lib/guarded-load.ts";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import { studyClient } from "../../study/study-client.ts";
 import type { Route } from "./+types/export";
@@ -11,7 +13,7 @@ import type { Route } from "./+types/export";
 export const meta = accountPageMeta("Download your data");
 
 export function clientLoader() {
-  return loadDataExport(studyClient);
+  return loadForSignedInUser(authStore, () => loadDataExport(studyClient));
 }
 
 function DataExportFrame({ children }: { children: ReactNode }) {
@@ -36,7 +38,7 @@ export default function DataExportRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
       <DataExportFrame>
-        <DataExportPage data={loaderData} />
+        {loaderData.state === "loaded" ? <DataExportPage data={loaderData.data} /> : <DataExportLoading />}
       </DataExportFrame>
     </ProtectedRoute>
   );

@@ -1,6 +1,6 @@
 import { AnonymousRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { checkPasswordResetKey, PasswordResetKeyLoading, PasswordResetKeyPage } from "../../account/PasswordResetKeyPage.tsx";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
 import { authClient } from "../../lib/auth.ts";

@@ -1,9 +1,9 @@
 import { AnonymousRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { authClient, authStore } from "../../lib/auth.ts";
 import { LOGIN_REDIRECT_PATH } from "../../lib/auth-routes.ts";
-import { loadForSignedOutVisitor } from "../../login-modal/guarded-load.ts";
+import { loadForSignedOutVisitor } from "../../lib/guarded-load.ts";
 import { loadProviderSignup, ProviderSignupLoading, ProviderSignupPage } from "../../providers/ProviderSignupPage.tsx";
 import type { Route } from "./+types/provider-signup";
 

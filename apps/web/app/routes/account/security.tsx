@@ -2,7 +2,9 @@ import type { ReactNode } from "react";
 import { ProtectedRoute } from "@atelier/auth/react";
 import { AccountPage } from "../../account/AccountPage.tsx";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { authStore } from "../../lib/auth.ts";
+import { loadForSignedInUser } from "../../lib/guarded-load.ts";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { securityEventsClient } from "../../account/security-events-client.ts";
 import { loadSecurityEvents, SecurityEventsLoading, SecurityEventsPage } from "../../account/SecurityEventsPage.tsx";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
@@ -11,7 +13,7 @@ import type { Route } from "./+types/security";
 export const meta = accountPageMeta("Account history");
 
 export function clientLoader() {
-  return loadSecurityEvents(securityEventsClient);
+  return loadForSignedInUser(authStore, () => loadSecurityEvents(securityEventsClient));
 }
 
 function SecurityEventsFrame({ children }: { children: ReactNode }) {
@@ -36,7 +38,7 @@ export default function SecurityEventsRoute({ loaderData }: Route.ComponentProps
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
       <SecurityEventsFrame>
-        <SecurityEventsPage data={loaderData} />
+        {loaderData.state === "loaded" ? <SecurityEventsPage data={loaderData.data} /> : <SecurityEventsLoading />}
       </SecurityEventsFrame>
     </ProtectedRoute>
   );

@@ -1,15 +1,16 @@
 import { ProtectedRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { endSessionsFromRequest, loadSessions, SessionsLoading, SessionsPage } from "../../account/SessionsPage.tsx";
-import { authClient } from "../../lib/auth.ts";
+import { authClient, authStore } from "../../lib/auth.ts";
+import { loadForSignedInUser } from "../../lib/guarded-load.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import type { Route } from "./+types/sessions";
 
 export const meta = accountPageMeta("Sessions");
 
 export function clientLoader() {
-  return loadSessions(authClient);
+  return loadForSignedInUser(authStore, () => loadSessions(authClient));
 }
 
 export function clientAction({ request }: Route.ClientActionArgs) {
@@ -27,7 +28,8 @@ export function HydrateFallback() {
 export default function SessionsRoute({ loaderData }: Route.ComponentProps) {
   return (
     <ProtectedRoute onUnauthenticated={openLoginModalForProtectedPage}>
-      <SessionsPage data={loaderData} />
+      {/* Skipped for a signed-out visitor; a sign-in in the login modal reloads the page. */}
+      {loaderData.state === "loaded" ? <SessionsPage data={loaderData.data} /> : <SessionsLoading />}
     </ProtectedRoute>
   );
 }

@@ -1,8 +1,8 @@
 import { ProtectedRoute } from "@atelier/auth/react";
 import { accountPageMeta } from "../../account/account-meta.ts";
-import { GuardedLoading } from "../../account/guarded-loading.tsx";
+import { GuardedLoading } from "../../lib/guarded-loading.tsx";
 import { authClient, authStore } from "../../lib/auth.ts";
-import { loadForSignedInUser } from "../../login-modal/guarded-load.ts";
+import { loadForSignedInUser } from "../../lib/guarded-load.ts";
 import { openLoginModalForProtectedPage } from "../../login-modal/login-modal-store.ts";
 import { loadAuthenticators } from "../../mfa/authenticators.ts";
 import { SecurityKeyList, SecurityKeysLoading } from "../../mfa/SecurityKeyList.tsx";

@@ -1,7 +1,7 @@
 import { billingClient } from "../../billing/billing-client.ts";
 import { billingPageMeta } from "../../billing/billing-meta.ts";
 import { loadPricing, PricingLoading, PricingPage } from "../../billing/PricingPage.tsx";
-import { readSignedIn } from "../../billing/subscription-status.ts";
+import { readSignedIn } from "../../lib/guarded-load.ts";
 import { authStore, hasSignedInHint } from "../../lib/auth.ts";
 import type { Route } from "./+types/pricing";
 
