@@ -145,7 +145,8 @@ export default function App() {
   return (
     <SiteShellContext.Provider value={shell}>
     {/* gate="none": prerendered public pages show their content at once; only account screens wait for the status. */}
-    <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint()}>
+    {/* Not again when the HydrateFallback's provider or a route's loader already brought the status in. */}
+    <AuthProvider client={authClient} store={authStore} gate="none" loadOnMount={hasSignedInHint() && authStore.getState().loadState !== "ready"}>
       <AuthChangeRedirector routes={atelierAuthRoutes} resolveRedirect={resolveRedirectOutsideTheLoginModal} />
       <SiteFrame>
         <Outlet />
