@@ -19,6 +19,8 @@ import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 import { SiteShellContext, SiteShellDecisionContext, staticPageScriptOfMatches, useMatchedSiteShell, type SiteShellDecision } from "./site-shell/use-site-shell.ts";
 import siteShellScriptUrl from "./site-shell/site-shell.js?url&no-inline";
 import imageViewerPageScriptUrl from "@atelier/image-viewer/page-script?url&no-inline";
+import contactPageScriptUrl from "@atelier/contact-form/page-script?url&no-inline";
+import altchaWidgetScriptUrl from "@atelier/contact-form/altcha-widget-script?url&no-inline";
 
 /** A sign-in made in the login modal reloads the page itself (spec 4.2); every other change follows spec 2.1. */
 // The two dialogs (and Radix's dialog with them) are loaded the first time they open: most visitors never open them,
@@ -63,8 +65,10 @@ const resolveRedirectOutsideTheLoginModal: typeof redirectForAuthChange = (event
 };
 
 /**
- * After the page: React's scripts, or on a prerendered static page only its own plain script (issue 16): the site
- * shell on content pages, the viewer's bundle on the viewer's pages (decision 0037).
+ * After the page: React's scripts, or on a prerendered static page only its own plain scripts (issue 16): the site
+ * shell on content pages, the viewer's bundle on the viewer's pages (decision 0037), and on /contact the form's script
+ * and then the site shell (decision 0038). Module scripts run in document order, so the form is wired before the
+ * shell marks the page `data-hydrated`; the form's script imports the ALTCHA widget from the address its tag names.
  */
 function DocumentScripts({ decision }: { decision: SiteShellDecision }) {
   const staticPageScript = staticPageScriptOfMatches(useMatches());
@@ -76,11 +80,21 @@ function DocumentScripts({ decision }: { decision: SiteShellDecision }) {
       </>
     );
   }
-  return staticPageScript === "image-viewer" ? (
-    <script type="module" src={imageViewerPageScriptUrl} data-image-viewer-page="" />
-  ) : (
-    <script type="module" src={siteShellScriptUrl} data-site-shell="" />
-  );
+  switch (staticPageScript) {
+    case "image-viewer":
+      return <script type="module" src={imageViewerPageScriptUrl} data-image-viewer-page="" />;
+    case "contact":
+      return (
+        <>
+          <script type="module" src={contactPageScriptUrl} data-contact-page="" data-altcha-widget-src={altchaWidgetScriptUrl} />
+          <script type="module" src={siteShellScriptUrl} data-site-shell="" />
+        </>
+      );
+    case "site-shell":
+      return <script type="module" src={siteShellScriptUrl} data-site-shell="" />;
+    default:
+      return staticPageScript satisfies never;
+  }
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -1,106 +1,11 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import { Button } from "@atelier/ui";
-import { AltchaCaptcha } from "./AltchaCaptcha.tsx";
-import { RecaptchaCaptcha } from "./RecaptchaCaptcha.tsx";
+import { ContactForm as ContactFormOverClients } from "@atelier/contact-form";
 import { useContactClient } from "./contact-client.ts";
 import { useSiteConfigClient } from "../lib/site-config.ts";
-import { type CaptchaSettings } from "@atelier/site-api";
 
-export const CAPTCHA_REQUIRED_MESSAGE = "Please complete the captcha verification";
-
-type ContactFormStatus = { state: "idle" } | { state: "submitting" } | { state: "success"; message: string } | { state: "error"; message: string };
-
-const emptyFields = { name: "", email: "", message: "", website: "" };
-
-function CaptchaField({ onTokenChange, resetCounter }: { onTokenChange: (token: string | null) => void; resetCounter: number }) {
-  const siteConfigClient = useSiteConfigClient();
-  const [captchaSettings, setCaptchaSettings] = useState<CaptchaSettings | "loading" | "unavailable">("loading");
-  // Asked for after hydration rather than by a clientLoader: /contact is prerendered with its form (decisions 0004,
-  // 0034), and a loader would put its HydrateFallback in the prerendered page instead.
-  useEffect(() => {
-    siteConfigClient
-      .loadSiteConfig()
-      .then((config) => setCaptchaSettings(config.captcha))
-      .catch((error: unknown) => {
-        console.error("The site settings could not be loaded", error);
-        setCaptchaSettings("unavailable");
-      });
-  }, [siteConfigClient]);
-  if (captchaSettings === "loading") return <p className="captcha-loading">Preparing the spam check…</p>;
-  if (captchaSettings === "unavailable") return <p role="alert">The spam check could not be loaded. Please reload the page, or phone us.</p>;
-  if (captchaSettings.provider === "recaptcha") return <RecaptchaCaptcha siteKey={captchaSettings.siteKey} onTokenChange={onTokenChange} resetCounter={resetCounter} />;
-  return <AltchaCaptcha challengeUrl={captchaSettings.challengeUrl} onTokenChange={onTokenChange} resetCounter={resetCounter} />;
-}
-
-/** Name, e-mail, message and captcha; states idle → submitting ('Sending...') → success (cleared) or error (spec §4, §5). */
+/**
+ * The contact form of `@atelier/contact-form` with the page's clients (decision 0035: from their contexts, so tests and
+ * stories hand in others). The prerendered /contact runs the same markup without React (decision 0038).
+ */
 export function ContactForm() {
-  const contactClient = useContactClient();
-  const [fields, setFields] = useState(emptyFields);
-  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
-  const [captchaResetCounter, setCaptchaResetCounter] = useState(0);
-  const [status, setStatus] = useState<ContactFormStatus>({ state: "idle" });
-  const [touched, setTouched] = useState(false);
-  const formId = useId();
-
-  const handleTokenChange = useCallback((token: string | null) => setCaptchaToken(token), []);
-
-  const updateField = (fieldName: keyof typeof emptyFields) => (event: { target: { value: string } }) => {
-    setTouched(true);
-    setFields((current) => ({ ...current, [fieldName]: event.target.value }));
-  };
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!captchaToken) {
-      setTouched(true);
-      setStatus({ state: "error", message: CAPTCHA_REQUIRED_MESSAGE });
-      return;
-    }
-    setStatus({ state: "submitting" });
-    const result = await contactClient.sendContactMessage({ ...fields, recaptchaToken: captchaToken });
-    if (result.status === "sent") {
-      setFields(emptyFields);
-      setTouched(false);
-      setStatus({ state: "success", message: result.message });
-    } else {
-      setStatus({ state: "error", message: result.message });
-    }
-    // A captcha answer is good for one message only, whatever the outcome.
-    setCaptchaToken(null);
-    setCaptchaResetCounter((counter) => counter + 1);
-  };
-
-  const submitting = status.state === "submitting";
-
-  return (
-    <form className="contact-form" onSubmit={handleSubmit} aria-describedby={`${formId}-status`} data-state={status.state}>
-      <div className="form-field">
-        <label htmlFor={`${formId}-name`}>Name</label>
-        <input id={`${formId}-name`} name="name" autoComplete="name" required maxLength={200} value={fields.name} onChange={updateField("name")} />
-      </div>
-      <div className="form-field">
-        <label htmlFor={`${formId}-email`}>Email</label>
-        <input id={`${formId}-email`} name="email" type="email" autoComplete="email" required maxLength={254} value={fields.email} onChange={updateField("email")} />
-      </div>
-      <div className="form-field">
-        <label htmlFor={`${formId}-message`}>Message</label>
-        <textarea id={`${formId}-message`} name="message" rows={5} required maxLength={5000} value={fields.message} onChange={updateField("message")} />
-      </div>
-      <div className="form-honeypot">
-        <label htmlFor={`${formId}-website`}>Leave this field empty</label>
-        <input id={`${formId}-website`} name="website" tabIndex={-1} autoComplete="off" value={fields.website} onChange={updateField("website")} />
-      </div>
-      <div className="form-field">
-        <CaptchaField onTokenChange={handleTokenChange} resetCounter={captchaResetCounter} />
-        {touched && !captchaToken && status.state !== "error" ? <p className="form-field__error-message">{CAPTCHA_REQUIRED_MESSAGE}</p> : null}
-      </div>
-      <Button type="submit" disabled={!captchaToken || submitting}>
-        {submitting ? "Sending..." : "Send"}
-      </Button>
-      <div id={`${formId}-status`} className="form-status" role="status" aria-live="polite">
-        {status.state === "success" ? <p className="form-status__success">{status.message}</p> : null}
-        {status.state === "error" ? <p className="form-status__error">{status.message}</p> : null}
-      </div>
-    </form>
-  );
+  return <ContactFormOverClients contactClient={useContactClient()} siteConfigClient={useSiteConfigClient()} />;
 }

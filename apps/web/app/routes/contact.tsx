@@ -2,6 +2,10 @@ import { artistProfile } from "@atelier/catalogue";
 import { ContactForm } from "../contact/ContactForm.tsx";
 import { ThirdPartyEmbedGate } from "../components/ThirdPartyEmbedGate.tsx";
 import { createPageMeta } from "../lib/site-meta.ts";
+import { contactShellHandle } from "../site-shell/use-site-shell.ts";
+
+/** Prerendered without React: the form's own script and the site shell wire it (decision 0038). */
+export const handle = contactShellHandle;
 
 export const meta = () =>
   createPageMeta({

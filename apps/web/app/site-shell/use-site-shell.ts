@@ -8,14 +8,20 @@ import { useMatches } from "react-router";
  */
 export type SiteShell = "static" | "app";
 
-/** The one script a static page runs: the content pages' `site-shell.js`, or the viewer's own (decision 0037). */
-export type StaticPageScript = "site-shell" | "image-viewer";
+/**
+ * The script a static page runs: the content pages' `site-shell.js`, the viewer's own instead (decision 0037), or for
+ * /contact the contact form's script before `site-shell.js` (decision 0038).
+ */
+export type StaticPageScript = "site-shell" | "image-viewer" | "contact";
 
 /** A route module opts in with `export const handle = staticShellHandle`. */
 export const staticShellHandle = { shell: "static" } as const;
 
 /** The full-screen viewer's pages: static too, with the viewer's script and no header to wire. */
 export const imageViewerShellHandle = { shell: "static", script: "image-viewer" } as const;
+
+/** /contact: static too, with the form's own script beside the header's. */
+export const contactShellHandle = { shell: "static", script: "contact" } as const;
 
 function leafHandle(matches: readonly { handle?: unknown }[]): { shell?: unknown; script?: unknown } | undefined {
   return matches[matches.length - 1]?.handle as { shell?: unknown; script?: unknown } | undefined;
@@ -26,7 +32,8 @@ export function isStaticShellMatch(matches: readonly { handle?: unknown }[]): bo
 }
 
 export function staticPageScriptOfMatches(matches: readonly { handle?: unknown }[]): StaticPageScript {
-  return leafHandle(matches)?.script === "image-viewer" ? "image-viewer" : "site-shell";
+  const script = leafHandle(matches)?.script;
+  return script === "image-viewer" || script === "contact" ? script : "site-shell";
 }
 
 /**

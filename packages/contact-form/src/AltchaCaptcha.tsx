@@ -1,13 +1,6 @@
 import { createElement, useEffect, useRef, useState } from "react";
-
-interface AltchaWidgetElement extends HTMLElement {
-  reset?: () => void;
-}
-
-interface AltchaStateChangeDetail {
-  state: "unverified" | "verifying" | "verified" | "expired" | "error" | "code";
-  payload?: string | null;
-}
+import { ALTCHA_WIDGET_CONFIGURATION, ALTCHA_WIDGET_TAG, altchaTokenOfStateChange, type AltchaWidgetElement } from "./captcha-widgets.ts";
+import { CAPTCHA_PREPARING_MESSAGE } from "./contact-form-texts.ts";
 
 export interface CaptchaProps {
   /** Called with the token once solved, and with null when it expires or is reset. */
@@ -37,10 +30,7 @@ export function AltchaCaptcha({ challengeUrl, onTokenChange, resetCounter }: Cap
   useEffect(() => {
     const widget = widgetRef.current;
     if (!widget || widgetState !== "ready") return;
-    const handleStateChange = (event: Event) => {
-      const detail = (event as CustomEvent<AltchaStateChangeDetail>).detail;
-      onTokenChange(detail.state === "verified" && detail.payload ? detail.payload : null);
-    };
+    const handleStateChange = (event: Event) => onTokenChange(altchaTokenOfStateChange(event));
     widget.addEventListener("statechange", handleStateChange);
     return () => widget.removeEventListener("statechange", handleStateChange);
   }, [widgetState, onTokenChange]);
@@ -49,11 +39,11 @@ export function AltchaCaptcha({ challengeUrl, onTokenChange, resetCounter }: Cap
     if (resetCounter > 0) widgetRef.current?.reset?.();
   }, [resetCounter]);
 
-  if (widgetState === "loading") return <p className="captcha-loading">Preparing the spam check…</p>;
-  return createElement("altcha-widget", {
+  if (widgetState === "loading") return <p className="captcha-loading">{CAPTCHA_PREPARING_MESSAGE}</p>;
+  return createElement(ALTCHA_WIDGET_TAG, {
     ref: widgetRef,
     challenge: challengeUrl,
     name: "altcha",
-    configuration: JSON.stringify({ hideLogo: true, hideFooter: true }),
+    configuration: ALTCHA_WIDGET_CONFIGURATION,
   });
 }
