@@ -9,8 +9,11 @@ export interface ThirdPartyEmbedGateProps {
   height: number;
   children: () => ReactNode;
   /** What a prerendered content page's site-shell.js creates on the click instead of `children` (no React there). */
-  staticEmbed?: { kind: "facebook-page"; pageUrl: string };
+  staticEmbed?: StaticEmbed;
 }
+
+/** A Facebook page's timeline, or a plain frame (the studio's map), described in data attributes for site-shell.js. */
+export type StaticEmbed = { kind: "facebook-page"; pageUrl: string } | { kind: "frame"; src: string; title: string; className: string };
 
 /**
  * Shows a placeholder of the embed's exact size; the third-party content (and the request that sends visitor data to
@@ -23,7 +26,10 @@ export function ThirdPartyEmbedGate({ providerName, buttonLabel, width, height, 
       className="embed-gate"
       data-state={state}
       data-embed={staticEmbed?.kind}
-      data-page-url={staticEmbed?.pageUrl}
+      data-page-url={staticEmbed?.kind === "facebook-page" ? staticEmbed.pageUrl : undefined}
+      data-frame-src={staticEmbed?.kind === "frame" ? staticEmbed.src : undefined}
+      data-frame-title={staticEmbed?.kind === "frame" ? staticEmbed.title : undefined}
+      data-frame-class={staticEmbed?.kind === "frame" ? staticEmbed.className : undefined}
       data-width={staticEmbed ? width : undefined}
       data-height={staticEmbed ? height : undefined}
       style={{ maxWidth: width, aspectRatio: `${width} / ${height}` }}

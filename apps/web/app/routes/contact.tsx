@@ -14,6 +14,9 @@ export const meta = () =>
     path: "/contact",
   });
 
+/** The map behind its gate: React draws it in the app, site-shell.js on the prerendered page. */
+const studioMap = { src: artistProfile.map.embedUrl, title: "Map of the studio in Clarens", className: "studio-map" };
+
 export default function ContactPage() {
   const { address } = artistProfile;
   return (
@@ -48,8 +51,8 @@ export default function ContactPage() {
               </li>
             ))}
           </ul>
-          <ThirdPartyEmbedGate providerName="OpenStreetMap" buttonLabel="Show the map" width={480} height={360}>
-            {() => <iframe className="studio-map" title="Map of the studio in Clarens" src={artistProfile.map.embedUrl} width={480} height={360} loading="lazy" />}
+          <ThirdPartyEmbedGate providerName="OpenStreetMap" buttonLabel="Show the map" width={480} height={360} staticEmbed={{ kind: "frame", ...studioMap }}>
+            {() => <iframe className={studioMap.className} title={studioMap.title} src={studioMap.src} width={480} height={360} loading="lazy" />}
           </ThirdPartyEmbedGate>
           <p>
             <a href={artistProfile.map.linkUrl} rel="noopener noreferrer" target="_blank">

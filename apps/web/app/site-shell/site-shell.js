@@ -247,11 +247,34 @@ async function showAccount({ document, window, fetch }) {
 }
 
 /**
- * A click-to-load embed (the events page's social timeline): the placeholder's button creates the third-party
- * content only when asked, as the app's ThirdPartyEmbedGate does.
+ * A click-to-load frame (the studio's map on /contact), from the gate's `data-frame-*` attributes.
+ * @param {Document} document
+ * @param {HTMLElement} gate
+ */
+function createFrame(document, gate) {
+  const frame = element(document, "iframe", {
+    class: gate.dataset.frameClass ?? "",
+    title: gate.dataset.frameTitle ?? "",
+    src: gate.dataset.frameSrc ?? "",
+    width: gate.dataset.width ?? "",
+    height: gate.dataset.height ?? "",
+    loading: "lazy",
+  });
+  gate.replaceChildren(frame);
+  gate.dataset.state = "loaded";
+}
+
+/**
+ * A click-to-load embed (the events page's social timeline, the studio's map): the placeholder's button creates the
+ * third-party content only when asked, as the app's ThirdPartyEmbedGate does.
  * @param {ShellEnvironment} environment
  */
 function wireEmbeds({ document, window }) {
+  for (const gate of document.querySelectorAll(".embed-gate[data-embed='frame']")) {
+    const button = gate.querySelector("button");
+    if (!(gate instanceof window.HTMLElement) || !button) continue;
+    button.addEventListener("click", () => createFrame(document, gate));
+  }
   for (const gate of document.querySelectorAll(".embed-gate[data-embed='facebook-page']")) {
     const button = gate.querySelector("button");
     if (!(gate instanceof window.HTMLElement) || !button) continue;

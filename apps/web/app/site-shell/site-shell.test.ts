@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { nextHeaderVisibility as appNextHeaderVisibility } from "../lib/use-header-visibility.ts";
 import { IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY } from "@atelier/image-viewer/dom";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { nextHeaderVisibility, startSiteShell } from "./site-shell.js";
+import { ThirdPartyEmbedGate } from "../components/ThirdPartyEmbedGate.tsx";
 
 const prerenderedHeader = `
   <header class="site-header" data-state="visible">
@@ -125,6 +128,33 @@ describe("given a prerendered content page without React", () => {
     document.querySelector<HTMLButtonElement>(".embed-gate button")?.click();
     expect(document.querySelector(".fb-page")?.getAttribute("data-href")).toBe("https://www.facebook.com/atelier");
     expect(document.querySelector(".embed-gate")?.getAttribute("data-state")).toBe("loaded");
+  });
+
+  it("should create a gated frame (the studio's map) only when the visitor asks for it, as the gate describes it", async () => {
+    const gate = createElement(ThirdPartyEmbedGate, {
+      providerName: "OpenStreetMap",
+      buttonLabel: "Show the map",
+      width: 480,
+      height: 360,
+      staticEmbed: { kind: "frame", src: "https://www.openstreetmap.org/export/embed.html", title: "Map of the studio", className: "studio-map" },
+      children: () => null,
+    });
+    document.body.innerHTML = `${prerenderedHeader}<aside>${renderToStaticMarkup(gate)}</aside>`;
+    await start();
+    const mapGate = document.querySelector("aside .embed-gate");
+    expect(mapGate?.querySelector("iframe")).toBeNull();
+    mapGate?.querySelector<HTMLButtonElement>("button")?.click();
+    const frame = mapGate?.querySelector("iframe");
+    expect([frame?.className, frame?.title, frame?.getAttribute("src"), frame?.getAttribute("width"), frame?.getAttribute("height"), frame?.getAttribute("loading")]).toEqual([
+      "studio-map",
+      "Map of the studio",
+      "https://www.openstreetmap.org/export/embed.html",
+      "480",
+      "360",
+      "lazy",
+    ]);
+    expect(mapGate?.getAttribute("data-state")).toBe("loaded");
+    expect(document.querySelector("main .embed-gate")?.getAttribute("data-state")).toBe("waiting");
   });
 
   it("should ask before counting visits when the server has statistics, and load nothing on 'No, thanks'", async () => {
