@@ -69,7 +69,11 @@ async function measureLighthouse(origin: string, path: string) {
       onlyCategories: ["performance", "accessibility", "seo", "best-practices"],
     });
     if (!result) throw new Error(`Lighthouse returned no result for ${path}.`);
-    const { categories, audits } = result.lhr;
+    const { categories, audits, runtimeError } = result.lhr;
+    // A page Lighthouse could not measure says why, instead of leaving its cells empty.
+    const unmeasured = Object.values(audits).filter((audit) => audit.score === null && audit.scoreDisplayMode === "error");
+    if (runtimeError) console.warn(`Lighthouse on ${path}: ${runtimeError.code} ${runtimeError.message}`);
+    for (const audit of unmeasured.slice(0, 3)) console.warn(`Lighthouse on ${path}: ${audit.id}: ${audit.errorMessage ?? "error"}`);
     return {
       performance: categories.performance?.score ?? null,
       accessibility: categories.accessibility?.score ?? null,
