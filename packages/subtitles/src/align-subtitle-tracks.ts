@@ -1,4 +1,4 @@
-import { alignTimedSegments, type AlignmentLink, type TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
+import { alignTimedSegments, findAlignedTimeMap, type AlignmentLink, type TimedSegmentAlignmentOptions } from "./align-timed-segments.ts";
 import { scorePairConfidence } from "./pair-confidence.ts";
 import { segmentCuesIntoSentences, type TimedSubtitleSentence } from "./segment-sentences.ts";
 import { removeDialogueDashes } from "./subtitle-text.ts";
@@ -104,7 +104,7 @@ export function alignSubtitleTracks(
   // The time map first, found on the cues (their times are the file's own; a sentence's are shared out from them),
   // splices included; then, inside it, 1:1, 1:2, 2:1 and rarer links between sentences by time overlap. A card is one
   // link, so it never joins two sentences that each have a partner of their own.
-  const cueAlignment = alignTimedSegments(
+  const cueAlignment = findAlignedTimeMap(
     englishCues.map((entry) => entry.cue),
     swedishCues.map((entry) => entry.cue),
     { ...options, linkEvidence: "time" },
@@ -149,19 +149,35 @@ export function alignSubtitleTracks(
 function toSentencePair(link: AlignmentLink, englishSentences: readonly TimedSubtitleSentence[], swedishSentences: readonly TimedSubtitleSentence[]): SentencePair {
   const englishParts = link.referenceIndexes.map((index) => englishSentences[index] as TimedSubtitleSentence);
   const swedishParts = link.otherIndexes.map((index) => swedishSentences[index] as TimedSubtitleSentence);
-  const english = englishParts.map((sentence) => sentence.text).join(" ");
-  const swedish = swedishParts.map((sentence) => sentence.text).join(" ");
+  const english = joinSentenceTexts(englishParts);
+  const swedish = joinSentenceTexts(swedishParts);
+  let startMilliseconds = Number.POSITIVE_INFINITY;
+  let endMilliseconds = Number.NEGATIVE_INFINITY;
+  for (const sentence of englishParts) {
+    startMilliseconds = Math.min(startMilliseconds, sentence.startMilliseconds);
+    endMilliseconds = Math.max(endMilliseconds, sentence.endMilliseconds);
+  }
   return {
     english,
     swedish,
-    englishCueIndexes: [...new Set(englishParts.flatMap((sentence) => sentence.cueIndexes))],
-    swedishCueIndexes: [...new Set(swedishParts.flatMap((sentence) => sentence.cueIndexes))],
+    englishCueIndexes: cueIndexesOf(englishParts),
+    swedishCueIndexes: cueIndexesOf(swedishParts),
     englishSentenceIndexes: [...link.referenceIndexes],
     swedishSentenceIndexes: [...link.otherIndexes],
     confidence: scorePairConfidence({ english, swedish, overlap: link.overlap }),
-    startMilliseconds: Math.min(...englishParts.map((sentence) => sentence.startMilliseconds)),
-    endMilliseconds: Math.max(...englishParts.map((sentence) => sentence.endMilliseconds)),
+    startMilliseconds,
+    endMilliseconds,
   };
+}
+
+function joinSentenceTexts(sentences: readonly TimedSubtitleSentence[]): string {
+  return sentences.length === 1 ? (sentences[0] as TimedSubtitleSentence).text : sentences.map((sentence) => sentence.text).join(" ");
+}
+
+/** The sentences' cues, each once, in order of first mention (a sentence lists its own cues once each). */
+function cueIndexesOf(sentences: readonly TimedSubtitleSentence[]): number[] {
+  if (sentences.length === 1) return [...(sentences[0] as TimedSubtitleSentence).cueIndexes];
+  return [...new Set(sentences.flatMap((sentence) => sentence.cueIndexes))];
 }
 
 function describeMismatch(
@@ -197,9 +213,9 @@ function prepareCues(track: ParsedSubtitleTrack | readonly SubtitleCue[], option
     if (cue.endMilliseconds <= cue.startMilliseconds) return;
     if (!options.keepNonDialogueCues && isNonDialogueCue(cue.text)) return;
     // Automatic captions roll: each cue repeats the previous cue's last line first, so that line is dropped here.
-    let lines = cue.text.split("\n");
-    if (previousLastLine !== undefined && lines.length > 1 && lines[0] === previousLastLine) lines = lines.slice(1);
-    previousLastLine = cue.text.split("\n").at(-1);
+    const allLines = cue.text.split("\n");
+    const lines = previousLastLine !== undefined && allLines.length > 1 && allLines[0] === previousLastLine ? allLines.slice(1) : allLines;
+    previousLastLine = allLines.at(-1);
     const text = lines.join("\n");
     if (text.trim().length === 0) return;
     prepared.push({ cue: { ...cue, text }, originalIndex });
@@ -239,7 +255,13 @@ function dialogueSentencesOf(track: ParsedSubtitleTrack | readonly SubtitleCue[]
     }
     return sentences;
   }
-  return segmentCuesIntoSentences(cues.map((entry) => entry.cue))
-    .filter((sentence) => HAS_WORDS.test(sentence.text))
-    .map((sentence) => ({ ...sentence, cueIndexes: sentence.cueIndexes.map((index) => (cues[index] as PreparedCue).originalIndex) }));
+  const sentences: TimedSubtitleSentence[] = [];
+  for (const sentence of segmentCuesIntoSentences(cues.map((entry) => entry.cue))) {
+    if (!HAS_WORDS.test(sentence.text)) continue;
+    // The sentences are new: their cue indexes are turned into the file's own in place.
+    const { cueIndexes } = sentence;
+    for (let index = 0; index < cueIndexes.length; index += 1) cueIndexes[index] = (cues[cueIndexes[index] as number] as PreparedCue).originalIndex;
+    sentences.push(sentence);
+  }
+  return sentences;
 }

@@ -1,6 +1,17 @@
 import { estimateSubtitleTimeMap, type TimeMapEstimate } from "./estimate-subtitle-time-map.ts";
 import { expectedLengthRatio, readTextFeatures, scoreTextEvidence, type LinkEvidence, type TextFeatures, type TimedSegment } from "./link-evidence.ts";
-import { mapTime, temporalIntersectionOverUnion, unionOfSpans, overlapOfUnions, totalDuration, type SubtitleTimeMap, type TimedSpan } from "./timed-span.ts";
+import {
+  createShiftedOverlapScanner,
+  firstSpanEndingAfter,
+  mapTime,
+  overlapOfUnions,
+  temporalIntersectionOverUnion,
+  totalDuration,
+  unionOfSpans,
+  type ShiftRun,
+  type SubtitleTimeMap,
+  type TimedSpan,
+} from "./timed-span.ts";
 
 /** One step of the alignment: indexes into the reference and the other list; either side may be empty. */
 export interface AlignmentLink {
@@ -44,16 +55,22 @@ export interface TimedSegmentAlignment {
   spliceDetected: boolean;
 }
 
-const GROUP_MOVES: readonly (readonly [number, number])[] = [
-  [1, 1],
-  [1, 0],
-  [0, 1],
-  [1, 2],
-  [2, 1],
-  [1, 3],
-  [3, 1],
-  [2, 2],
-];
+/** The moves (reference segments, other segments) of a link, in the order that breaks ties: 1:1, 1:0, 0:1, 1:2, 2:1, 1:3, 3:1, 2:2. */
+const GROUP_MOVE_REFERENCE_STEPS = Int8Array.of(1, 1, 0, 1, 2, 1, 3, 2);
+const GROUP_MOVE_OTHER_STEPS = Int8Array.of(1, 0, 1, 2, 1, 3, 1, 2);
+const GROUP_MOVE_COUNT = GROUP_MOVE_REFERENCE_STEPS.length;
+const ONE_TO_ONE_MOVE = 0;
+
+/**
+ * The dynamic programme's links in typed arrays, in order: each link's move (an index into the GROUP_MOVE arrays), its
+ * overlap (0 for an unmatched segment) and its first index on each side. Links are made of it only for the caller.
+ */
+interface BandedPath {
+  moves: Int8Array;
+  overlaps: Float64Array;
+  referenceFrom: Int32Array;
+  otherFrom: Int32Array;
+}
 
 /**
  * Aligns two time-ordered lists of timed segments (cues or sentences) into monotonic 1:1, 1:2, 2:1, 1:3, 3:1, 2:2,
@@ -70,21 +87,43 @@ export function alignTimedSegments(
   other: readonly TimedSegment[],
   options: TimedSegmentAlignmentOptions = {},
 ): TimedSegmentAlignment {
+  const { path, timeMap, estimate, spliceDetected } = alignAlongBandedPath(reference, other, options);
+  return { links: toAlignmentLinks(path), timeMap, estimate, spliceDetected };
+}
+
+/**
+ * The time map and splice flag that `alignTimedSegments` ends with, without its links: for a caller that aligns
+ * something else inside the map (`alignSubtitleTracks` finds the map on the cues and links the sentences).
+ */
+export function findAlignedTimeMap(
+  reference: readonly TimedSegment[],
+  other: readonly TimedSegment[],
+  options: TimedSegmentAlignmentOptions = {},
+): Pick<TimedSegmentAlignment, "timeMap" | "spliceDetected"> {
+  const { timeMap, spliceDetected } = alignAlongBandedPath(reference, other, options);
+  return { timeMap, spliceDetected };
+}
+
+function alignAlongBandedPath(
+  reference: readonly TimedSegment[],
+  other: readonly TimedSegment[],
+  options: TimedSegmentAlignmentOptions,
+): Omit<TimedSegmentAlignment, "links"> & { path: BandedPath } {
   const textEvidence = readTextEvidence(reference, other, options);
   const runBandedAlignment = (timeMap: SubtitleTimeMap) => runBandedAlignmentWithEvidence(reference, other, timeMap, options, textEvidence);
   if (options.fixedTimeMap !== undefined) {
     const timeMap = options.fixedTimeMap;
     const estimate: TimeMapEstimate = { frameRateRatio: timeMap.frameRateRatio, offsetMilliseconds: timeMap.offsetMilliseconds, score: 1, runnerUpScore: 0, alternativeOffsetsMilliseconds: [] };
-    return { links: runBandedAlignment(timeMap), timeMap, estimate, spliceDetected: false };
+    return { path: runBandedAlignment(timeMap), timeMap, estimate, spliceDetected: false };
   }
   const estimate = estimateSubtitleTimeMap(reference, other, { maximumOffsetMilliseconds: options.maximumOffsetMilliseconds ?? 300_000 });
   let timeMap: SubtitleTimeMap = options.initialTimeMap ?? { frameRateRatio: estimate.frameRateRatio, offsetMilliseconds: estimate.offsetMilliseconds };
-  let links = runBandedAlignment(timeMap);
+  let path = runBandedAlignment(timeMap);
 
-  const refitted = refitTimeMap(reference, other, links, timeMap);
+  const refitted = refitTimeMap(reference, other, path, timeMap);
   if (refitted !== undefined) {
     timeMap = refitted;
-    links = runBandedAlignment(timeMap);
+    path = runBandedAlignment(timeMap);
   }
 
   const windowCorrections = findSpliceCorrections(reference, other, timeMap, estimate.alternativeOffsetsMilliseconds);
@@ -92,15 +131,15 @@ export function alignTimedSegments(
   if (windowCorrections !== undefined) {
     spliceDetected = true;
     timeMap = { ...timeMap, piecewiseCorrections: windowCorrections };
-    links = runBandedAlignment(timeMap);
+    path = runBandedAlignment(timeMap);
     for (let pass = 0; pass < 2; pass += 1) {
-      const anchorCorrections = correctionsFromAnchors(reference, other, links, timeMap);
+      const anchorCorrections = correctionsFromAnchors(reference, other, path, timeMap);
       if (anchorCorrections === undefined) break;
       timeMap = { ...timeMap, piecewiseCorrections: anchorCorrections };
-      links = runBandedAlignment(timeMap);
+      path = runBandedAlignment(timeMap);
     }
   }
-  return { links, timeMap, estimate, spliceDetected };
+  return { path, timeMap, estimate, spliceDetected };
 }
 
 function readTextEvidence(reference: readonly TimedSegment[], other: readonly TimedSegment[], options: TimedSegmentAlignmentOptions): TextEvidence | undefined {
@@ -121,18 +160,25 @@ function runBandedAlignmentWithEvidence(
   timeMap: SubtitleTimeMap,
   options: TimedSegmentAlignmentOptions,
   textEvidence: TextEvidence | undefined,
-): AlignmentLink[] {
+): BandedPath {
   const bandMilliseconds = options.bandMilliseconds ?? 8_000;
   const skipScore = options.skipScore ?? -0.15;
   const extraSegmentPenalty = options.extraSegmentPenalty ?? 0.05;
   const referenceCount = reference.length;
   const otherCount = other.length;
+  const referenceStarts = new Float64Array(referenceCount);
+  const referenceEnds = new Float64Array(referenceCount);
+  for (let index = 0; index < referenceCount; index += 1) {
+    referenceStarts[index] = (reference[index] as TimedSpan).startMilliseconds;
+    referenceEnds[index] = (reference[index] as TimedSpan).endMilliseconds;
+  }
   const mappedStarts = new Float64Array(otherCount);
   const mappedEnds = new Float64Array(otherCount);
-  other.forEach((span, index) => {
+  for (let index = 0; index < otherCount; index += 1) {
+    const span = other[index] as TimedSpan;
     mappedStarts[index] = mapTime(timeMap, span.startMilliseconds);
     mappedEnds[index] = Math.max(mapTime(timeMap, span.endMilliseconds), mappedStarts[index] as number);
-  });
+  }
 
   // Row i holds cells (i, j) for j in [low[i], high[i]]: the other segments whose mapped start lies within the band
   // around the start of reference segment i. The extension below keeps every row reachable from the previous one.
@@ -141,7 +187,7 @@ function runBandedAlignmentWithEvidence(
   let lowPointer = 0;
   let highPointer = 0;
   for (let row = 0; row <= referenceCount; row += 1) {
-    const anchor = row < referenceCount ? (reference[row] as TimedSpan).startMilliseconds : Number.POSITIVE_INFINITY;
+    const anchor = row < referenceCount ? (referenceStarts[row] as number) : Number.POSITIVE_INFINITY;
     while (lowPointer < otherCount && (mappedStarts[lowPointer] as number) < anchor - bandMilliseconds) lowPointer += 1;
     while (highPointer < otherCount && (mappedStarts[highPointer] as number) <= anchor + bandMilliseconds) highPointer += 1;
     low[row] = row === 0 ? 0 : Math.max(low[row - 1] as number, lowPointer);
@@ -153,41 +199,58 @@ function runBandedAlignmentWithEvidence(
   for (let row = 1; row <= referenceCount; row += 1) {
     high[row] = Math.max(high[row] as number, high[row - 1] as number);
   }
-  const rowStart = new Int32Array(referenceCount + 2);
+  // Cell (i, j) is at rowOrigin[i] + j.
+  const rowOrigin = new Int32Array(referenceCount + 1);
+  let cellCount = 0;
   for (let row = 0; row <= referenceCount; row += 1) {
-    rowStart[row + 1] = (rowStart[row] as number) + (high[row] as number) - (low[row] as number) + 1;
+    rowOrigin[row] = cellCount - (low[row] as number);
+    cellCount += (high[row] as number) - (low[row] as number) + 1;
   }
-  const cellCount = rowStart[referenceCount + 1] as number;
   const scores = new Float64Array(cellCount).fill(Number.NEGATIVE_INFINITY);
   const moves = new Int8Array(cellCount).fill(-1);
-  const cellIndex = (row: number, column: number) =>
-    column < (low[row] as number) || column > (high[row] as number) ? -1 : (rowStart[row] as number) + column - (low[row] as number);
+  const cellIndex = (row: number, column: number) => (column < (low[row] as number) || column > (high[row] as number) ? -1 : (rowOrigin[row] as number) + column);
 
   scores[0] = 0;
   for (let row = 0; row <= referenceCount; row += 1) {
-    for (let column = low[row] as number; column <= (high[row] as number); column += 1) {
-      const cell = cellIndex(row, column);
+    const rowLow = low[row] as number;
+    const rowHigh = high[row] as number;
+    for (let column = rowLow; column <= rowHigh; column += 1) {
       if (row === 0 && column === 0) continue;
       let bestScore = Number.NEGATIVE_INFINITY;
       let bestMove = -1;
-      for (let moveIndex = 0; moveIndex < GROUP_MOVES.length; moveIndex += 1) {
-        const [referenceStep, otherStep] = GROUP_MOVES[moveIndex] as readonly [number, number];
+      // Written out rather than calling out per move: this loop runs for every cell and move of three alignments.
+      for (let moveIndex = 0; moveIndex < GROUP_MOVE_COUNT; moveIndex += 1) {
+        const referenceStep = GROUP_MOVE_REFERENCE_STEPS[moveIndex] as number;
+        const otherStep = GROUP_MOVE_OTHER_STEPS[moveIndex] as number;
         const previousRow = row - referenceStep;
         const previousColumn = column - otherStep;
         if (previousRow < 0 || previousColumn < 0) continue;
-        const previousCell = cellIndex(previousRow, previousColumn);
-        if (previousCell === -1) continue;
-        const previousScore = scores[previousCell] as number;
+        if (previousColumn < (low[previousRow] as number) || previousColumn > (high[previousRow] as number)) continue;
+        const previousScore = scores[(rowOrigin[previousRow] as number) + previousColumn] as number;
         if (previousScore === Number.NEGATIVE_INFINITY) continue;
         let stepScore: number;
         if (referenceStep === 0 || otherStep === 0) {
           stepScore = skipScore;
         } else {
-          const overlap = groupOverlap(reference, mappedStarts, mappedEnds, previousRow, row, previousColumn, column);
+          // The temporal IoU of the two groups (`groupOverlap`).
+          let referenceStart = Number.POSITIVE_INFINITY;
+          let referenceEnd = Number.NEGATIVE_INFINITY;
+          for (let index = previousRow; index < row; index += 1) {
+            referenceStart = Math.min(referenceStart, referenceStarts[index] as number);
+            referenceEnd = Math.max(referenceEnd, referenceEnds[index] as number);
+          }
+          let otherStart = Number.POSITIVE_INFINITY;
+          let otherEnd = Number.NEGATIVE_INFINITY;
+          for (let index = previousColumn; index < column; index += 1) {
+            otherStart = Math.min(otherStart, mappedStarts[index] as number);
+            otherEnd = Math.max(otherEnd, mappedEnds[index] as number);
+          }
+          const intersection = Math.min(referenceEnd, otherEnd) - Math.max(referenceStart, otherStart);
           // A link with no shared time is never better than leaving both sides unmatched.
-          if (overlap === 0) {
+          if (intersection <= 0) {
             stepScore = Number.NEGATIVE_INFINITY;
           } else {
+            const overlap = intersection / (Math.max(referenceEnd, otherEnd) - Math.min(referenceStart, otherStart));
             stepScore = overlap - extraSegmentPenalty * (referenceStep + otherStep - 2);
             if (textEvidence !== undefined) {
               stepScore += scoreTextEvidence(textEvidence.reference, textEvidence.other, textEvidence.lengthRatio, previousRow, row, previousColumn, column);
@@ -200,31 +263,75 @@ function runBandedAlignmentWithEvidence(
           bestMove = moveIndex;
         }
       }
+      const cell = (rowOrigin[row] as number) + column;
       scores[cell] = bestScore;
       moves[cell] = bestMove;
     }
   }
 
-  const links: AlignmentLink[] = [];
+  // Traced back from the end, so the path is written from the back of arrays long enough for any path.
+  const longestPath = referenceCount + otherCount;
+  const pathMoves = new Int8Array(longestPath);
+  const pathOverlaps = new Float64Array(longestPath);
+  const pathReferenceFrom = new Int32Array(longestPath);
+  const pathOtherFrom = new Int32Array(longestPath);
+  let pathStart = longestPath;
   let row = referenceCount;
   let column = otherCount;
   while (row > 0 || column > 0) {
     const move = moves[cellIndex(row, column)] as number;
     if (move < 0) throw new Error("runBandedAlignment lost its path; the band construction has a bug.");
-    const [referenceStep, otherStep] = GROUP_MOVES[move] as readonly [number, number];
-    const referenceIndexes = range(row - referenceStep, row);
-    const otherIndexes = range(column - otherStep, column);
-    const overlap =
-      referenceStep === 0 || otherStep === 0 ? 0 : groupOverlap(reference, mappedStarts, mappedEnds, row - referenceStep, row, column - otherStep, column);
-    links.push({ referenceIndexes, otherIndexes, overlap });
+    const referenceStep = GROUP_MOVE_REFERENCE_STEPS[move] as number;
+    const otherStep = GROUP_MOVE_OTHER_STEPS[move] as number;
+    pathStart -= 1;
+    pathMoves[pathStart] = move;
+    pathOverlaps[pathStart] =
+      referenceStep === 0 || otherStep === 0 ? 0 : groupOverlap(referenceStarts, referenceEnds, mappedStarts, mappedEnds, row - referenceStep, row, column - otherStep, column);
     row -= referenceStep;
     column -= otherStep;
+    pathReferenceFrom[pathStart] = row;
+    pathOtherFrom[pathStart] = column;
   }
-  return links.reverse();
+  return {
+    moves: pathMoves.subarray(pathStart),
+    overlaps: pathOverlaps.subarray(pathStart),
+    referenceFrom: pathReferenceFrom.subarray(pathStart),
+    otherFrom: pathOtherFrom.subarray(pathStart),
+  };
+}
+
+/** The path's links as `AlignmentLink`s, in order. */
+function toAlignmentLinks(path: BandedPath): AlignmentLink[] {
+  const links: AlignmentLink[] = new Array<AlignmentLink>(path.moves.length);
+  for (let index = 0; index < path.moves.length; index += 1) {
+    const move = path.moves[index] as number;
+    const referenceFrom = path.referenceFrom[index] as number;
+    const otherFrom = path.otherFrom[index] as number;
+    links[index] = {
+      referenceIndexes: range(referenceFrom, referenceFrom + (GROUP_MOVE_REFERENCE_STEPS[move] as number)),
+      otherIndexes: range(otherFrom, otherFrom + (GROUP_MOVE_OTHER_STEPS[move] as number)),
+      overlap: path.overlaps[index] as number,
+    };
+  }
+  return links;
+}
+
+/** The 1:1 links of a path whose overlap is above `minimumOverlap`, in order: the anchors a map is fitted on. */
+function findOneToOneAnchors(path: BandedPath, minimumOverlap: number): { referenceIndexes: number[]; otherIndexes: number[] } {
+  const referenceIndexes: number[] = [];
+  const otherIndexes: number[] = [];
+  for (let index = 0; index < path.moves.length; index += 1) {
+    if (path.moves[index] === ONE_TO_ONE_MOVE && (path.overlaps[index] as number) > minimumOverlap) {
+      referenceIndexes.push(path.referenceFrom[index] as number);
+      otherIndexes.push(path.otherFrom[index] as number);
+    }
+  }
+  return { referenceIndexes, otherIndexes };
 }
 
 function groupOverlap(
-  reference: readonly TimedSpan[],
+  referenceStarts: Float64Array,
+  referenceEnds: Float64Array,
   mappedStarts: Float64Array,
   mappedEnds: Float64Array,
   referenceFrom: number,
@@ -235,9 +342,8 @@ function groupOverlap(
   let referenceStart = Number.POSITIVE_INFINITY;
   let referenceEnd = Number.NEGATIVE_INFINITY;
   for (let index = referenceFrom; index < referenceTo; index += 1) {
-    const span = reference[index] as TimedSpan;
-    referenceStart = Math.min(referenceStart, span.startMilliseconds);
-    referenceEnd = Math.max(referenceEnd, span.endMilliseconds);
+    referenceStart = Math.min(referenceStart, referenceStarts[index] as number);
+    referenceEnd = Math.max(referenceEnd, referenceEnds[index] as number);
   }
   let otherStart = Number.POSITIVE_INFINITY;
   let otherEnd = Number.NEGATIVE_INFINITY;
@@ -251,9 +357,10 @@ function groupOverlap(
   );
 }
 
+/** from, from + 1, …, to − 1, in an array of exactly that length (a link holds at most three). */
 function range(from: number, to: number): number[] {
-  const values: number[] = [];
-  for (let value = from; value < to; value += 1) values.push(value);
+  const values = new Array<number>(to - from);
+  for (let value = from; value < to; value += 1) values[value - from] = value;
   return values;
 }
 
@@ -272,18 +379,18 @@ function median(values: Float64Array | number[]): number {
 function refitTimeMap(
   reference: readonly TimedSpan[],
   other: readonly TimedSpan[],
-  links: readonly AlignmentLink[],
+  path: BandedPath,
   timeMap: SubtitleTimeMap,
 ): SubtitleTimeMap | undefined {
-  const anchors = links.filter((link) => link.referenceIndexes.length === 1 && link.otherIndexes.length === 1 && link.overlap > 0.6);
-  if (anchors.length < 20) return undefined;
-  const step = Math.max(1, Math.floor(anchors.length / 300));
+  const anchors = findOneToOneAnchors(path, 0.6);
+  const anchorCount = anchors.referenceIndexes.length;
+  if (anchorCount < 20) return undefined;
+  const step = Math.max(1, Math.floor(anchorCount / 300));
   const xs: number[] = [];
   const ys: number[] = [];
-  for (let index = 0; index < anchors.length; index += step) {
-    const anchor = anchors[index] as AlignmentLink;
-    xs.push(middle(other[anchor.otherIndexes[0] as number] as TimedSpan));
-    ys.push(middle(reference[anchor.referenceIndexes[0] as number] as TimedSpan));
+  for (let index = 0; index < anchorCount; index += step) {
+    xs.push(middle(other[anchors.otherIndexes[index] as number] as TimedSpan));
+    ys.push(middle(reference[anchors.referenceIndexes[index] as number] as TimedSpan));
   }
   const slopes: number[] = [];
   for (let left = 0; left < xs.length; left += 1) {
@@ -298,10 +405,12 @@ function refitTimeMap(
   return { frameRateRatio: slope, offsetMilliseconds: intercept };
 }
 
-const SPLICE_WINDOW_MILLISECONDS = 120_000;
 const SPLICE_HOP_MILLISECONDS = 30_000;
+const SPLICE_HOPS_PER_WINDOW = 4;
+const SPLICE_WINDOW_MILLISECONDS = SPLICE_HOPS_PER_WINDOW * SPLICE_HOP_MILLISECONDS;
 const SPLICE_SEARCH_MILLISECONDS = 20_000;
 const SPLICE_THRESHOLD_MILLISECONDS = 1_500;
+const SPLICE_SHIFT_STEP_MILLISECONDS = 200;
 
 /**
  * Local lags of 120 s windows against the global map. Two or more neighbouring windows that disagree by more than
@@ -313,39 +422,60 @@ function findSpliceCorrections(
   timeMap: SubtitleTimeMap,
   alternativeOffsetsMilliseconds: readonly number[],
 ): SubtitleTimeMap["piecewiseCorrections"] | undefined {
-  const candidateShifts: number[] = [];
-  for (let shift = -SPLICE_SEARCH_MILLISECONDS; shift <= SPLICE_SEARCH_MILLISECONDS; shift += 200) candidateShifts.push(shift);
-  // A splice longer than the local search shows up as another peak of the global correlation; look there too.
+  // Runs of shifts 200 ms apart, searched in this order: the local search, then around each other peak of the global
+  // correlation (a splice longer than the local search shows up there).
+  const shiftRuns: ShiftRun[] = [{ firstShift: -SPLICE_SEARCH_MILLISECONDS, count: (2 * SPLICE_SEARCH_MILLISECONDS) / SPLICE_SHIFT_STEP_MILLISECONDS + 1 }];
   for (const alternative of alternativeOffsetsMilliseconds) {
-    const relative = Math.round((alternative - timeMap.offsetMilliseconds) / 200) * 200;
+    const relative = Math.round((alternative - timeMap.offsetMilliseconds) / SPLICE_SHIFT_STEP_MILLISECONDS) * SPLICE_SHIFT_STEP_MILLISECONDS;
     if (Math.abs(relative) <= SPLICE_SEARCH_MILLISECONDS) continue;
-    for (let shift = relative - 2_000; shift <= relative + 2_000; shift += 200) candidateShifts.push(shift);
+    shiftRuns.push({ firstShift: relative - 2_000, count: 4_000 / SPLICE_SHIFT_STEP_MILLISECONDS + 1 });
   }
+  const candidateShifts = Float64Array.from(shiftRuns.flatMap(({ firstShift, count }) => Array.from({ length: count }, (_, index) => firstShift + index * SPLICE_SHIFT_STEP_MILLISECONDS)));
   const largestShift = Math.max(...candidateShifts.map(Math.abs)) + 1_000;
   const referenceUnion = unionOfSpans(reference);
   const mappedOtherUnion = unionOfSpans(other.map((span) => ({ startMilliseconds: mapTime(timeMap, span.startMilliseconds), endMilliseconds: mapTime(timeMap, span.endMilliseconds) })));
   if (referenceUnion.length === 0 || mappedOtherUnion.length === 0) return undefined;
   const firstStart = (referenceUnion[0] as TimedSpan).startMilliseconds;
   const lastEnd = (referenceUnion[referenceUnion.length - 1] as TimedSpan).endMilliseconds;
+  // A window is four hops, and its overlap at a shift is the sum of its hops' overlaps: each hop's overlaps at every
+  // shift are found once, to within a rounding allowance, and kept for the four windows that hold it.
+  const scanShiftedOverlaps = createShiftedOverlapScanner(shiftRuns, SPLICE_SHIFT_STEP_MILLISECONDS);
+  const hopOverlaps = Array.from({ length: SPLICE_HOPS_PER_WINDOW }, () => new Float64Array(candidateShifts.length));
+  const hopAllowances = new Float64Array(SPLICE_HOPS_PER_WINDOW);
+  let hopsRead = 0;
+  let nextHopStart = firstStart;
+  const readNextHop = () => {
+    const hopEnd = nextHopStart + SPLICE_HOP_MILLISECONDS;
+    const slot = hopsRead % SPLICE_HOPS_PER_WINDOW;
+    // The other track is not clipped: its spans beyond the window and the largest shift add nothing.
+    hopAllowances[slot] = scanShiftedOverlaps(clipUnion(referenceUnion, nextHopStart, hopEnd), mappedOtherUnion, hopOverlaps[slot] as Float64Array);
+    hopsRead += 1;
+    nextHopStart = hopEnd;
+  };
+  for (let hop = 1; hop < SPLICE_HOPS_PER_WINDOW; hop += 1) readNextHop();
+  const approximateOverlaps = new Float64Array(candidateShifts.length);
   const windowCenters: number[] = [];
   const windowLags: number[] = [];
   for (let windowStart = firstStart; windowStart < lastEnd; windowStart += SPLICE_HOP_MILLISECONDS) {
+    readNextHop();
     const windowEnd = windowStart + SPLICE_WINDOW_MILLISECONDS;
     const referenceWindow = clipUnion(referenceUnion, windowStart, windowEnd);
-    const otherWindow = clipUnion(mappedOtherUnion, windowStart - largestShift, windowEnd + largestShift);
     const referenceActive = totalDuration(referenceWindow);
     if (referenceActive < SPLICE_WINDOW_MILLISECONDS * 0.15) continue;
-    let bestShift = 0;
-    let bestOverlap = -1;
-    let zeroOverlap = 0;
-    for (const shift of candidateShifts) {
-      const overlap = overlapOfUnions(referenceWindow, otherWindow, shift);
-      if (shift === 0) zeroOverlap = overlap;
-      if (overlap > bestOverlap) {
-        bestOverlap = overlap;
-        bestShift = shift;
-      }
+    const [first, second, third, fourth] = hopOverlaps as [Float64Array, Float64Array, Float64Array, Float64Array];
+    for (let index = 0; index < approximateOverlaps.length; index += 1) {
+      approximateOverlaps[index] = (first[index] as number) + (second[index] as number) + ((third[index] as number) + (fourth[index] as number));
     }
+    let allowance = 0;
+    for (let slot = 0; slot < SPLICE_HOPS_PER_WINDOW; slot += 1) allowance += hopAllowances[slot] as number;
+    // Hop edges and window edges are added up differently: a few more rounding steps on top of the hops' own.
+    allowance = 2 * allowance + 16 * Number.EPSILON * (Math.abs(windowStart) + Math.abs(windowEnd) + largestShift);
+    // The other spans that end before the window less the largest shift add nothing at any shift (nor would they,
+    // clipped to the window and the largest shift as the search once did, so the exact sums are the same).
+    const otherFrom = firstSpanEndingAfter(mappedOtherUnion, windowStart - largestShift);
+    const exactOverlapAt = (shift: number) => overlapOfUnions(referenceWindow, mappedOtherUnion, shift, otherFrom);
+    const { bestShift, bestOverlap } = findBestShift(candidateShifts, approximateOverlaps, allowance, exactOverlapAt);
+    const zeroOverlap = exactOverlapAt(0);
     if (bestOverlap < referenceActive * 0.5) continue;
     windowCenters.push(windowStart + SPLICE_WINDOW_MILLISECONDS / 2);
     // Only a clearly better local fit moves a window; otherwise it keeps the global map.
@@ -362,15 +492,35 @@ function findSpliceCorrections(
   return toOtherClockCorrections(windowCenters, filteredLags, timeMap);
 }
 
+/**
+ * The first shift with the highest exact overlap, as if every shift's exact overlap were computed: only the shifts
+ * whose approximate overlap (within `allowance` of the exact one) comes within twice the allowance of the highest
+ * approximate overlap can be that shift, so only theirs are computed.
+ */
+function findBestShift(
+  shifts: Float64Array,
+  approximateOverlaps: Float64Array,
+  allowance: number,
+  exactOverlapAt: (shift: number) => number,
+): { bestShift: number; bestOverlap: number } {
+  let highestApproximateOverlap = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < approximateOverlaps.length; index += 1) highestApproximateOverlap = Math.max(highestApproximateOverlap, approximateOverlaps[index] as number);
+  let bestShift = 0;
+  let bestOverlap = -1;
+  for (let index = 0; index < shifts.length; index += 1) {
+    if ((approximateOverlaps[index] as number) < highestApproximateOverlap - 2 * allowance) continue;
+    const overlap = exactOverlapAt(shifts[index] as number);
+    if (overlap > bestOverlap) {
+      bestOverlap = overlap;
+      bestShift = shifts[index] as number;
+    }
+  }
+  return { bestShift, bestOverlap };
+}
+
 /** The part of a union (sorted, disjoint) inside [from, to); a binary search finds the first span, so a window costs its own spans only. */
 function clipUnion(union: readonly TimedSpan[], from: number, to: number): TimedSpan[] {
-  let low = 0;
-  let high = union.length;
-  while (low < high) {
-    const middleIndex = (low + high) >> 1;
-    if ((union[middleIndex] as TimedSpan).endMilliseconds <= from) low = middleIndex + 1;
-    else high = middleIndex;
-  }
+  const low = firstSpanEndingAfter(union, from);
   const clipped: TimedSpan[] = [];
   for (let index = low; index < union.length; index += 1) {
     const span = union[index] as TimedSpan;
@@ -395,15 +545,15 @@ function toOtherClockCorrections(referenceTimes: readonly number[], corrections:
 function correctionsFromAnchors(
   reference: readonly TimedSpan[],
   other: readonly TimedSpan[],
-  links: readonly AlignmentLink[],
+  path: BandedPath,
   timeMap: SubtitleTimeMap,
 ): SubtitleTimeMap["piecewiseCorrections"] | undefined {
-  const anchors = links.filter((link) => link.referenceIndexes.length === 1 && link.otherIndexes.length === 1 && link.overlap > 0.5);
-  if (anchors.length < 20) return undefined;
-  const otherTimes = anchors.map((anchor) => middle(other[anchor.otherIndexes[0] as number] as TimedSpan));
-  const corrections = anchors.map((anchor, index) => {
+  const anchors = findOneToOneAnchors(path, 0.5);
+  if (anchors.referenceIndexes.length < 20) return undefined;
+  const otherTimes = anchors.otherIndexes.map((otherIndex) => middle(other[otherIndex] as TimedSpan));
+  const corrections = anchors.referenceIndexes.map((referenceIndex, index) => {
     const otherTime = otherTimes[index] as number;
-    const residual = middle(reference[anchor.referenceIndexes[0] as number] as TimedSpan) - mapTime(timeMap, otherTime);
+    const residual = middle(reference[referenceIndex] as TimedSpan) - mapTime(timeMap, otherTime);
     return mapTime(timeMap, otherTime) - (timeMap.frameRateRatio * otherTime + timeMap.offsetMilliseconds) + residual;
   });
   return otherTimes.map((otherMilliseconds, index) => ({

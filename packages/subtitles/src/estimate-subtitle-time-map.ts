@@ -58,11 +58,14 @@ export function estimateSubtitleTimeMap(
   const maximumLag = Math.ceil(maximumOffsetMilliseconds / binMilliseconds);
   const ratios = options.candidateRatios ?? listCandidateFrameRateRatios();
   const lastOtherEnd = (otherUnion[otherUnion.length - 1] as TimedSpan).endMilliseconds;
-  const correlateWith = createCrossCorrelator(referenceSignal, Math.ceil((lastOtherEnd * Math.max(...ratios)) / binMilliseconds) + 1, maximumLag);
+  const longestOtherSignal = Math.ceil((lastOtherEnd * Math.max(...ratios)) / binMilliseconds) + 1;
+  const correlateWith = createCrossCorrelator(referenceSignal, longestOtherSignal, maximumLag);
+  // One buffer for the other track's signal at every ratio.
+  const otherSignal = new Float64Array(longestOtherSignal);
   type Candidate = { ratio: number; lag: number; score: number; correlation: Float64Array; normalizer: number };
   const bestOfEachRatio: Candidate[] = [];
   for (const ratio of ratios) {
-    const correlation = correlateWith(rasterize(otherUnion, ratio, binMilliseconds));
+    const correlation = correlateWith(rasterize(otherUnion, ratio, binMilliseconds, otherSignal));
     const normalizer = Math.min(referenceActive, totalDuration(otherUnion) * ratio) / binMilliseconds;
     let topScore = -1;
     for (let index = 0; index < correlation.length; index += 1) topScore = Math.max(topScore, (correlation[index] as number) / normalizer);
@@ -116,9 +119,11 @@ export function estimateSubtitleTimeMap(
   };
 }
 
-function rasterize(union: readonly TimedSpan[], ratio: number, binMilliseconds: number): Float64Array {
+/** The union's showing time per bin, on the clock scaled by `ratio`; written into the start of `into` when given. */
+function rasterize(union: readonly TimedSpan[], ratio: number, binMilliseconds: number, into?: Float64Array): Float64Array {
   const last = union[union.length - 1] as TimedSpan;
-  const signal = new Float64Array(Math.ceil((last.endMilliseconds * ratio) / binMilliseconds) + 1);
+  const binCount = Math.ceil((last.endMilliseconds * ratio) / binMilliseconds) + 1;
+  const signal = into === undefined ? new Float64Array(binCount) : into.subarray(0, binCount).fill(0);
   for (const span of union) {
     const start = (span.startMilliseconds * ratio) / binMilliseconds;
     const end = (span.endMilliseconds * ratio) / binMilliseconds;

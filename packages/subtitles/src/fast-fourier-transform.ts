@@ -1,58 +1,183 @@
 /**
+ * What a transform of one length needs besides the data: each index's bit-reversed index and, per stage, the twiddle
+ * factors of both directions, interleaved (real, imaginary). The twiddles are built by the recurrence the butterflies
+ * once stepped through themselves, so a transform with a plan gives the same bits as the textbook loop.
+ */
+interface FourierPlan {
+  length: number;
+  bitReversed: Int32Array;
+  /** The stage of half-size h starts at entry h − 1 (1 + 2 + 4 + … entries before it). */
+  forwardTwiddles: Float64Array;
+  inverseTwiddles: Float64Array;
+}
+
+function createFourierPlan(length: number): FourierPlan {
+  if ((length & (length - 1)) !== 0) throw new Error("createFourierPlan needs a power-of-two length; this is a bug in the caller.");
+  const bitReversed = new Int32Array(length);
+  for (let index = 1, reversed = 0; index < length; index += 1) {
+    let bit = length >> 1;
+    for (; reversed & bit; bit >>= 1) reversed ^= bit;
+    reversed ^= bit;
+    bitReversed[index] = reversed;
+  }
+  const twiddles = (inverse: boolean) => {
+    const table = new Float64Array(2 * Math.max(1, length - 1));
+    for (let size = 2; size <= length; size <<= 1) {
+      const angle = ((inverse ? 2 : -2) * Math.PI) / size;
+      const stepReal = Math.cos(angle);
+      const stepImaginary = Math.sin(angle);
+      const half = size >> 1;
+      let twiddleReal = 1;
+      let twiddleImaginary = 0;
+      for (let offset = 0; offset < half; offset += 1) {
+        table[2 * (half - 1 + offset)] = twiddleReal;
+        table[2 * (half - 1 + offset) + 1] = twiddleImaginary;
+        const nextTwiddleReal = twiddleReal * stepReal - twiddleImaginary * stepImaginary;
+        twiddleImaginary = twiddleReal * stepImaginary + twiddleImaginary * stepReal;
+        twiddleReal = nextTwiddleReal;
+      }
+    }
+    return table;
+  };
+  return { length, bitReversed, forwardTwiddles: twiddles(false), inverseTwiddles: twiddles(true) };
+}
+
+/** Puts interleaved complex values into bit-reversed order, in place. */
+function reorderBitReversed(data: Float64Array, bitReversed: Int32Array): void {
+  for (let index = 0; index < bitReversed.length; index += 1) {
+    const reversed = bitReversed[index] as number;
+    if (index >= reversed) continue;
+    const realValue = data[2 * index] as number;
+    const imaginaryValue = data[2 * index + 1] as number;
+    data[2 * index] = data[2 * reversed] as number;
+    data[2 * index + 1] = data[2 * reversed + 1] as number;
+    data[2 * reversed] = realValue;
+    data[2 * reversed + 1] = imaginaryValue;
+  }
+}
+
+/**
+ * The butterflies of the iterative radix-2 transform over interleaved complex values already in bit-reversed order.
+ * With `keptOutputs` = k, only the outputs 0…k and length − k…length − 1 come out right (the others are left as
+ * garbage): the butterflies that feed no kept output are skipped.
+ */
+function runButterflies(data: Float64Array, twiddles: Float64Array, length: number, keptOutputs: number): void {
+  let size = 4;
+  // With an odd number of stages, the first runs alone; the others run two at a time (below).
+  if ((31 - Math.clz32(length)) % 2 === 1) {
+    const twiddleReal = twiddles[0] as number;
+    const twiddleImaginary = twiddles[1] as number;
+    for (let even = 0; even < 2 * length; even += 4) {
+      const odd = even + 2;
+      const oddReal = (data[odd] as number) * twiddleReal - (data[odd + 1] as number) * twiddleImaginary;
+      const oddImaginary = (data[odd] as number) * twiddleImaginary + (data[odd + 1] as number) * twiddleReal;
+      const evenReal = data[even] as number;
+      const evenImaginary = data[even + 1] as number;
+      data[odd] = evenReal - oddReal;
+      data[odd + 1] = evenImaginary - oddImaginary;
+      data[even] = evenReal + oddReal;
+      data[even + 1] = evenImaginary + oddImaginary;
+    }
+    size = 8;
+  }
+  // Two stages per pass over the data (the butterflies of size s/2 and s on the same four values), each butterfly
+  // exactly as a stage at a time would compute it: half the memory traffic, the same bits.
+  for (; size <= length; size <<= 2) {
+    const half = size >> 1;
+    const quarter = half >> 1;
+    // A block's outputs at offsets 0…k and size − k…size − 1 need only the butterflies at offsets 0…k and
+    // half − k…half − 1, whose inputs are again at such offsets of the blocks of the stage before.
+    const skipFrom = quarter > 2 * keptOutputs + 1 ? keptOutputs + 1 : quarter;
+    const skipTo = quarter > 2 * keptOutputs + 1 ? quarter - keptOutputs : quarter;
+    const innerTwiddles = 2 * (quarter - 1);
+    const outerTwiddles = 2 * (half - 1);
+    for (let start = 0; start < length; start += size) {
+      for (let offset = 0; offset < quarter; offset = offset + 1 === skipFrom ? skipTo : offset + 1) {
+        const first = 2 * (start + offset);
+        const second = first + 2 * quarter;
+        const third = first + 2 * half;
+        const fourth = third + 2 * quarter;
+        const innerReal = twiddles[innerTwiddles + 2 * offset] as number;
+        const innerImaginary = twiddles[innerTwiddles + 2 * offset + 1] as number;
+        let firstReal = data[first] as number;
+        let firstImaginary = data[first + 1] as number;
+        let secondReal = data[second] as number;
+        let secondImaginary = data[second + 1] as number;
+        let thirdReal = data[third] as number;
+        let thirdImaginary = data[third + 1] as number;
+        let fourthReal = data[fourth] as number;
+        let fourthImaginary = data[fourth + 1] as number;
+        // Stage of size `half`: (first, second) and (third, fourth).
+        let productReal = secondReal * innerReal - secondImaginary * innerImaginary;
+        let productImaginary = secondReal * innerImaginary + secondImaginary * innerReal;
+        secondReal = firstReal - productReal;
+        secondImaginary = firstImaginary - productImaginary;
+        firstReal = firstReal + productReal;
+        firstImaginary = firstImaginary + productImaginary;
+        productReal = fourthReal * innerReal - fourthImaginary * innerImaginary;
+        productImaginary = fourthReal * innerImaginary + fourthImaginary * innerReal;
+        fourthReal = thirdReal - productReal;
+        fourthImaginary = thirdImaginary - productImaginary;
+        thirdReal = thirdReal + productReal;
+        thirdImaginary = thirdImaginary + productImaginary;
+        // Stage of size `size`: (first, third) at this offset and (second, fourth) at offset + quarter.
+        const outerReal = twiddles[outerTwiddles + 2 * offset] as number;
+        const outerImaginary = twiddles[outerTwiddles + 2 * offset + 1] as number;
+        productReal = thirdReal * outerReal - thirdImaginary * outerImaginary;
+        productImaginary = thirdReal * outerImaginary + thirdImaginary * outerReal;
+        data[third] = firstReal - productReal;
+        data[third + 1] = firstImaginary - productImaginary;
+        data[first] = firstReal + productReal;
+        data[first + 1] = firstImaginary + productImaginary;
+        const shiftedReal = twiddles[outerTwiddles + 2 * (offset + quarter)] as number;
+        const shiftedImaginary = twiddles[outerTwiddles + 2 * (offset + quarter) + 1] as number;
+        productReal = fourthReal * shiftedReal - fourthImaginary * shiftedImaginary;
+        productImaginary = fourthReal * shiftedImaginary + fourthImaginary * shiftedReal;
+        data[fourth] = secondReal - productReal;
+        data[fourth + 1] = secondImaginary - productImaginary;
+        data[second] = secondReal + productReal;
+        data[second + 1] = secondImaginary + productImaginary;
+      }
+    }
+  }
+}
+
+/** A real signal, zero-padded to the plan's length, as interleaved complex values in bit-reversed order. */
+function loadRealSignalBitReversed(data: Float64Array, signal: Float64Array, bitReversed: Int32Array): void {
+  // Written in order and read scattered (bit reversal is its own inverse): the written array is the larger one.
+  for (let index = 0; index < bitReversed.length; index += 1) {
+    const source = bitReversed[index] as number;
+    data[2 * index] = source < signal.length ? (signal[source] as number) : 0;
+    data[2 * index + 1] = 0;
+  }
+}
+
+/**
  * In-place iterative radix-2 FFT over separate real and imaginary arrays; `inverse` also divides by the length.
  * Written out here because the whole package needs one cross-correlation, not a dependency.
  */
 export function transformInPlace(real: Float64Array, imaginary: Float64Array, inverse: boolean): void {
   const length = real.length;
   if ((length & (length - 1)) !== 0) throw new Error("transformInPlace needs a power-of-two length; this is a bug in the caller.");
-  for (let index = 1, reversed = 0; index < length; index += 1) {
-    let bit = length >> 1;
-    for (; reversed & bit; bit >>= 1) reversed ^= bit;
-    reversed ^= bit;
-    if (index < reversed) {
-      const realValue = real[index] as number;
-      real[index] = real[reversed] as number;
-      real[reversed] = realValue;
-      const imaginaryValue = imaginary[index] as number;
-      imaginary[index] = imaginary[reversed] as number;
-      imaginary[reversed] = imaginaryValue;
-    }
+  const plan = createFourierPlan(length);
+  const data = new Float64Array(2 * length);
+  for (let index = 0; index < length; index += 1) {
+    const reversed = plan.bitReversed[index] as number;
+    data[2 * reversed] = real[index] as number;
+    data[2 * reversed + 1] = imaginary[index] as number;
   }
-  for (let size = 2; size <= length; size <<= 1) {
-    const angle = ((inverse ? 2 : -2) * Math.PI) / size;
-    const stepReal = Math.cos(angle);
-    const stepImaginary = Math.sin(angle);
-    const half = size >> 1;
-    for (let start = 0; start < length; start += size) {
-      let twiddleReal = 1;
-      let twiddleImaginary = 0;
-      for (let offset = 0; offset < half; offset += 1) {
-        const even = start + offset;
-        const odd = even + half;
-        const oddReal = (real[odd] as number) * twiddleReal - (imaginary[odd] as number) * twiddleImaginary;
-        const oddImaginary = (real[odd] as number) * twiddleImaginary + (imaginary[odd] as number) * twiddleReal;
-        real[odd] = (real[even] as number) - oddReal;
-        imaginary[odd] = (imaginary[even] as number) - oddImaginary;
-        real[even] = (real[even] as number) + oddReal;
-        imaginary[even] = (imaginary[even] as number) + oddImaginary;
-        const nextTwiddleReal = twiddleReal * stepReal - twiddleImaginary * stepImaginary;
-        twiddleImaginary = twiddleReal * stepImaginary + twiddleImaginary * stepReal;
-        twiddleReal = nextTwiddleReal;
-      }
-    }
-  }
-  if (inverse) {
-    for (let index = 0; index < length; index += 1) {
-      real[index] = (real[index] as number) / length;
-      imaginary[index] = (imaginary[index] as number) / length;
-    }
+  runButterflies(data, inverse ? plan.inverseTwiddles : plan.forwardTwiddles, length, length);
+  for (let index = 0; index < length; index += 1) {
+    real[index] = inverse ? (data[2 * index] as number) / length : (data[2 * index] as number);
+    imaginary[index] = inverse ? (data[2 * index + 1] as number) / length : (data[2 * index + 1] as number);
   }
 }
 
 /**
  * Prepares `result[lag + maximumLag] = Σ reference[k + lag] · other[k]` for lags in [-maximumLag, maximumLag]: the
  * reference is transformed once, and each call transforms one other signal of at most `maximumOtherLength`.
- * Lags beyond the range are never needed, so the transform only has to be longer than the longer signal plus the lag.
+ * Lags beyond the range are never needed, so the transform only has to be longer than the longer signal plus the lag,
+ * and the inverse transform computes only the lags in the range.
  *
  * @example
  * const correlateWith = createCrossCorrelator(Float64Array.of(0, 1, 1), 3, 1);
@@ -61,25 +186,28 @@ export function transformInPlace(real: Float64Array, imaginary: Float64Array, in
 export function createCrossCorrelator(reference: Float64Array, maximumOtherLength: number, maximumLag: number): (other: Float64Array) => Float64Array {
   let length = 1;
   while (length < Math.max(reference.length, maximumOtherLength) + maximumLag + 1) length <<= 1;
-  const referenceReal = new Float64Array(length);
-  referenceReal.set(reference);
-  const referenceImaginary = new Float64Array(length);
-  transformInPlace(referenceReal, referenceImaginary, false);
+  const plan = createFourierPlan(length);
+  const referenceSpectrum = new Float64Array(2 * length);
+  loadRealSignalBitReversed(referenceSpectrum, reference, plan.bitReversed);
+  runButterflies(referenceSpectrum, plan.forwardTwiddles, length, length);
+  // One work array for every call: a film's 17 frame-rate ratios would otherwise allocate 17.
+  const work = new Float64Array(2 * length);
   return (other) => {
     if (other.length > maximumOtherLength) throw new Error("createCrossCorrelator got a longer signal than it was prepared for; this is a bug in the caller.");
-    const real = new Float64Array(length);
-    real.set(other);
-    const imaginary = new Float64Array(length);
-    transformInPlace(real, imaginary, false);
-    for (let index = 0; index < length; index += 1) {
-      const otherReal = real[index] as number;
-      const otherImaginary = imaginary[index] as number;
-      real[index] = (referenceReal[index] as number) * otherReal + (referenceImaginary[index] as number) * otherImaginary;
-      imaginary[index] = (referenceImaginary[index] as number) * otherReal - (referenceReal[index] as number) * otherImaginary;
+    loadRealSignalBitReversed(work, other, plan.bitReversed);
+    runButterflies(work, plan.forwardTwiddles, length, length);
+    for (let index = 0; index < 2 * length; index += 2) {
+      const otherReal = work[index] as number;
+      const otherImaginary = work[index + 1] as number;
+      const referenceReal = referenceSpectrum[index] as number;
+      const referenceImaginary = referenceSpectrum[index + 1] as number;
+      work[index] = referenceReal * otherReal + referenceImaginary * otherImaginary;
+      work[index + 1] = referenceImaginary * otherReal - referenceReal * otherImaginary;
     }
-    transformInPlace(real, imaginary, true);
+    reorderBitReversed(work, plan.bitReversed);
+    runButterflies(work, plan.inverseTwiddles, length, maximumLag);
     const result = new Float64Array(2 * maximumLag + 1);
-    for (let lag = -maximumLag; lag <= maximumLag; lag += 1) result[lag + maximumLag] = real[(lag + length) % length] as number;
+    for (let lag = -maximumLag; lag <= maximumLag; lag += 1) result[lag + maximumLag] = (work[2 * ((lag + length) % length)] as number) / length;
     return result;
   };
 }

@@ -9,6 +9,8 @@ export interface PairEvidence {
 /** Characters a side of an English–Swedish translation may run long or short before it counts against the pair. */
 const LENGTH_RATIO_TOLERANCE = 1.6;
 
+const DIGIT = /\d/;
+
 function numbersIn(text: string): string[] {
   return (text.match(/\d+(?:[.,:]\d+)?/g) ?? []).map((number) => number.replace(",", ".")).sort();
 }
@@ -30,9 +32,8 @@ export function scorePairConfidence({ english, swedish, overlap }: PairEvidence)
   // 1 up to the tolerance, then down to 0 at three times it.
   const lengthScore = ratio <= LENGTH_RATIO_TOLERANCE ? 1 : Math.max(0, 1 - (ratio - LENGTH_RATIO_TOLERANCE) / (2 * LENGTH_RATIO_TOLERANCE));
   const markScore = closingMark(english) === closingMark(swedish) ? 1 : 0.5;
-  const englishNumbers = numbersIn(english);
-  const swedishNumbers = numbersIn(swedish);
-  const numbersAgree = englishNumbers.join(" ") === swedishNumbers.join(" ");
+  // Most cards hold no digit at all, and then their numbers agree.
+  const numbersAgree = (!DIGIT.test(english) && !DIGIT.test(swedish)) || numbersIn(english).join(" ") === numbersIn(swedish).join(" ");
   const score = (0.6 * Math.min(1, Math.max(0, overlap)) + 0.25 * lengthScore + 0.15 * markScore) * (numbersAgree ? 1 : 0.75);
   return Math.round(score * 100) / 100;
 }

@@ -69,9 +69,18 @@ const SPEAKER_CHANGE_DASHES = new RegExp(`([.!?…"'”»)])(?:\\s+${DIALOGUE_DA
 export function removeDialogueDashes(text: string): string {
   return text
     .split("\n")
-    .map((line) => line.replace(LEADING_DIALOGUE_DASHES, "").replace(SPEAKER_CHANGE_DASHES, "$1 ").trim())
+    .map(removeDialogueDashesFromLine)
     .filter((line) => line.length > 0)
     .join("\n");
+}
+
+const ANY_DIALOGUE_DASH = new RegExp(DIALOGUE_DASH);
+
+/** `removeDialogueDashes` for one line (no "\n"), trimmed; "" when nothing is left. */
+export function removeDialogueDashesFromLine(line: string): string {
+  // Most lines have no dash at all: nothing to replace, only to trim.
+  if (!ANY_DIALOGUE_DASH.test(line)) return line.trim();
+  return line.replace(LEADING_DIALOGUE_DASHES, "").replace(SPEAKER_CHANGE_DASHES, "$1 ").trim();
 }
 
 const ATTACH_TO_PREVIOUS = /^(?:[.,!?;:%)\]}»”…]+|\.\.\.|'(?:s|ll|re|ve|d|m|t)|n't|'S|'LL|'RE|'VE|'D|'M|N'T)$/;

@@ -54,8 +54,17 @@ describe("given the subtitles bench's card figures", () => {
     expect(markdown).toContain("| en–et film, read as cues only (as a TTML or YouTube upload) | 1,392 × 1,496 | 1,651 | 5.7 % | 0.887 | 0.991 | 81 | 80.2 ms |");
   });
 
-  it("should render the 20,000-cue pair's cards and alignment time, without a reference to score against", () => {
-    expect(markdown).toContain("| synthetic pair of 20,000 cues (no reference) | 20,000 × 20,431 | 19,428 | 0.1 % | — | — | — | 1,139 ms |");
+  it("should render the 20,000-cue pair's cards and alignment time with issue 16's goal, without a reference to score against", () => {
+    expect(markdown).toContain("| synthetic pair of 20,000 cues (no reference) | 20,000 × 20,431 | 19,428 | 0.1 % | — | — | — | 1,139 ms (goal ≤ 600 ms) |");
+  });
+
+  it("should leave the goal out when the largest pair measured is not the 20,000-cue one", () => {
+    const smaller: BenchResult = {
+      ...subtitles,
+      figures: { alignment: { cues: [250, 5_000], swedishCues: [255, 5_107], pairCount: [243, 4_852], multiSentenceCardCount: [0, 2], warmMilliseconds: [9.5, 120] } },
+    };
+    const smallerMarkdown = renderBenchReportMarkdown(buildBenchReport({ results: [smaller], machine, generatedAt }));
+    expect(smallerMarkdown).toContain("| synthetic pair of 5,000 cues (no reference) | 5,000 × 5,107 | 4,852 | 0.0 % | — | — | — | 120 ms |");
   });
 
   it("should put the film's cards and F1 among the key figures", () => {
