@@ -1,4 +1,5 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ImageViewer, type ImageViewerImage } from "./ImageViewer.tsx";
 
@@ -61,6 +62,27 @@ describe("given a painting with three images", () => {
     expect(Number(image.getAttribute("data-scale"))).toBe(1);
     fireEvent.keyDown(document.body, { key: " " });
     expect(Number(image.getAttribute("data-scale"))).toBeLessThan(1);
+  });
+
+  it("should lay a fitted image out at its fitted size, and the image at 100 % at its natural size", () => {
+    // happy-dom's window: 1024 × 768, with the bar's 80 px; min(1024 × 0.9 / 1600, 688 × 0.9 / 1000) = 0.576.
+    renderViewer(0);
+    const image = screen.getByAltText("Full view");
+    expect(image.style.width).toBe("921.6px");
+    expect(image.style.height).toBe("576px");
+    expect(image.style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
+    fireEvent.keyDown(document.body, { key: " " });
+    // 100 %: the natural box, untransformed, pixel for pixel.
+    expect(image.style.width).toBe("1600px");
+    expect(image.style.height).toBe("1000px");
+    expect(image.style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
+  });
+
+  it("should prerender the image at its size fitted to the window it assumes, 1024 × 768", () => {
+    const markup = renderToStaticMarkup(
+      <ImageViewer title="Janus Unmasked" description="Full view" images={images} currentIndex={0} onClose={() => {}} onNavigateToIndex={() => {}} />,
+    );
+    expect(markup).toContain("width:921.6px;height:576px;transform:translate(-50%, -50%) translate(0px, 0px) scale(1)");
   });
 });
 

@@ -4,6 +4,7 @@ import {
   INITIAL_FIT_MARGIN,
   canPan,
   computeFitScale,
+  computeImagePlacement,
   createInitialZoomState,
   distanceBetweenTouches,
   panBy,
@@ -190,6 +191,7 @@ function ViewerStage({ image, hasBottomBar }: { image: ImageViewerImage; hasBott
   };
 
   const zoomedBeyondFit = canPan(zoomState, fitScaleForMargin(zoomState.fitMargin));
+  const placement = computeImagePlacement(imageSize, zoomState);
 
   return (
     <div
@@ -219,11 +221,7 @@ function ViewerStage({ image, hasBottomBar }: { image: ImageViewerImage; hasBott
           data-state={loadState}
           data-scale={zoomState.scale.toFixed(4)}
           onLoad={() => setLoadState("loaded")}
-          style={{
-            width: image.width,
-            height: image.height,
-            transform: `translate(-50%, -50%) translate(${zoomState.offsetX}px, ${zoomState.offsetY}px) scale(${zoomState.scale})`,
-          }}
+          style={{ width: placement.width, height: placement.height, transform: placement.transform }}
         />
       </picture>
     </div>

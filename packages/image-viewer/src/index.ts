@@ -11,6 +11,7 @@ export {
   clampPanOffset,
   clampZoomScale,
   computeFitScale,
+  computeImagePlacement,
   createInitialZoomState,
   distanceBetweenTouches,
   panBy,
@@ -18,4 +19,4 @@ export {
   toggleZoom,
   wrapImageIndex,
 } from "./viewer-geometry.ts";
-export type { ViewerSize, ViewerZoomState } from "./viewer-geometry.ts";
+export type { ViewerImagePlacement, ViewerSize, ViewerZoomState } from "./viewer-geometry.ts";

@@ -42,6 +42,13 @@ function scaleShown(): number {
   return Number(viewerImage().getAttribute("data-scale"));
 }
 
+/** The size the visitor sees: the layout box times the transform's scale. */
+function sizeShown(): { width: number; height: number } {
+  const style = viewerImage().style;
+  const transformScale = Number(/scale\(([^)]+)\)/.exec(style.transform)?.[1]);
+  return { width: Number.parseFloat(style.width) * transformScale, height: Number.parseFloat(style.height) * transformScale };
+}
+
 function pointer(type: string, pointerId: number, clientX: number, clientY: number) {
   stage().dispatchEvent(new PointerEvent(type, { pointerId, clientX, clientY, bubbles: true }));
 }
@@ -67,7 +74,50 @@ describe("given the prerendered viewer of a painting with three images", () => {
     // min(1280 × 0.9 / 1600, (800 − 80) × 0.9 / 1000) = min(0.72, 0.648)
     expect(scaleShown()).toBe(0.648);
     expect(stage().dataset.zoom).toBe("fit");
-    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(0.648)");
+    expect(sizeShown()).toEqual({ width: 1036.8, height: 648 });
+  });
+
+  it("should lay a fitted image out at its fitted size, following the window, and a zoomed one at its natural size", () => {
+    mountPrerendered(0);
+    // Tools that read the layout box (Lighthouse's image-size-responsive) see the size a fitted image is shown at.
+    expect(viewerImage().style.width).toBe("1036.8px");
+    expect(viewerImage().style.height).toBe("648px");
+    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
+
+    // 100 % is the natural box, untransformed: pixel for pixel.
+    press(" ");
+    expect(viewerImage().style.width).toBe("1600px");
+    expect(viewerImage().style.height).toBe("1000px");
+    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
+
+    Object.assign(window, { innerWidth: 800, innerHeight: 800 });
+    window.dispatchEvent(new Event("resize"));
+    expect(viewerImage().style.width).toBe("1600px");
+
+    // Fitted again, with 95 %: min(800 × 0.95 / 1600, 720 × 0.95 / 1000) = 0.475.
+    press(" ");
+    expect(viewerImage().style.width).toBe("760px");
+    expect(viewerImage().style.height).toBe("475px");
+    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
+  });
+
+  it("should scale the natural box with the transform while pinching", () => {
+    mountPrerendered(0);
+    pointer("pointerdown", 1, 600, 400);
+    pointer("pointerdown", 2, 700, 400);
+    pointer("pointermove", 2, 800, 400);
+    expect(viewerImage().style.width).toBe("1600px");
+    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1.296)");
+    expect(sizeShown()).toEqual({ width: 2073.6, height: 1296 });
+  });
+
+  it("should lay the next image out at its own fitted size", () => {
+    mountPrerendered(0);
+    press("ArrowRight");
+    // The portrait detail, 1000 × 1600: min(1280 × 0.9 / 1000, 720 × 0.9 / 1600) = 0.405.
+    expect(viewerImage().style.width).toBe("405px");
+    expect(viewerImage().style.height).toBe("648px");
+    expect(viewerImage().style.transform).toBe("translate(-50%, -50%) translate(0px, 0px) scale(1)");
   });
 
   it("should show the spinner until the image has loaded, then fade it in", () => {

@@ -2,6 +2,7 @@ import {
   INITIAL_FIT_MARGIN,
   canPan,
   computeFitScale,
+  computeImagePlacement,
   createInitialZoomState,
   distanceBetweenTouches,
   panBy,
@@ -65,8 +66,6 @@ function createPicture(document: Document, image: ImageViewerImage): { picture: 
   imageElement.height = image.height;
   imageElement.draggable = false;
   imageElement.dataset.state = "loading";
-  imageElement.style.width = `${image.width}px`;
-  imageElement.style.height = `${image.height}px`;
   // Last, once the sources are in place, so the browser chooses among them only once.
   imageElement.src = image.src;
   picture.append(imageElement);
@@ -112,11 +111,15 @@ export function mountImageViewer(root: HTMLElement, options: MountImageViewerOpt
   const activePointers = new Map<number, ActivePointer>();
   let gesture: { movedPixels: number; pinchStart: { scale: number; distance: number } | null } = { movedPixels: 0, pinchStart: null };
 
+  // The image's size too: a fitted image is laid out at its fitted size (computeImagePlacement).
   const renderZoom = () => {
+    const placement = computeImagePlacement({ width: currentImage().width, height: currentImage().height }, zoomState);
     stage.dataset.zoom = zoomState.mode;
     stage.dataset.pannable = canPan(zoomState, fitScaleForMargin(zoomState.fitMargin)) ? "true" : "false";
     imageElement.dataset.scale = zoomState.scale.toFixed(4);
-    imageElement.style.transform = `translate(-50%, -50%) translate(${zoomState.offsetX}px, ${zoomState.offsetY}px) scale(${zoomState.scale})`;
+    imageElement.style.width = `${placement.width}px`;
+    imageElement.style.height = `${placement.height}px`;
+    imageElement.style.transform = placement.transform;
   };
 
   const setZoomState = (next: ViewerZoomState) => {

@@ -6,6 +6,7 @@ import {
   canPan,
   clampPanOffset,
   computeFitScale,
+  computeImagePlacement,
   createInitialZoomState,
   pinchZoom,
   toggleZoom,
@@ -68,5 +69,36 @@ describe("wrapImageIndex", () => {
     expect(wrapImageIndex(0, -1, 3)).toBe(2);
     expect(wrapImageIndex(2, 1, 3)).toBe(0);
     expect(wrapImageIndex(1, 1, 3)).toBe(2);
+  });
+});
+
+describe("computeImagePlacement", () => {
+  const imageSize = { width: 1600, height: 1000 };
+
+  it("should lay a fitted image out at its fitted size, with no scale left for the transform", () => {
+    expect(computeImagePlacement(imageSize, createInitialZoomState(0.5))).toEqual({
+      width: 800,
+      height: 500,
+      transform: "translate(-50%, -50%) translate(0px, 0px) scale(1)",
+    });
+  });
+
+  it("should keep floating-point noise out of the box", () => {
+    // 1600 × 0.576 is 921.6000000000001 in floating point.
+    expect(computeImagePlacement(imageSize, createInitialZoomState((1024 * 0.9) / 1600)).width).toBe(921.6);
+  });
+
+  it("should lay the image out at its natural size at 100 % and when pinched, and scale it with the transform", () => {
+    const actual = { mode: "actual" as const, scale: 1, fitMargin: TOGGLED_FIT_MARGIN, offsetX: -30, offsetY: 12 };
+    expect(computeImagePlacement(imageSize, actual)).toEqual({
+      width: 1600,
+      height: 1000,
+      transform: "translate(-50%, -50%) translate(-30px, 12px) scale(1)",
+    });
+    expect(computeImagePlacement(imageSize, { ...actual, mode: "free", scale: 2.5 })).toEqual({
+      width: 1600,
+      height: 1000,
+      transform: "translate(-50%, -50%) translate(-30px, 12px) scale(2.5)",
+    });
   });
 });

@@ -109,6 +109,40 @@ export function pinchZoom(state: ViewerZoomState, pinchStart: { scale: number; d
   return { ...state, mode: "free", scale };
 }
 
+/** Keeps floating-point noise (921.6000000000001px) out of the markup; a thousandth of a pixel is never seen. */
+function roundToThousandth(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+export interface ViewerImagePlacement {
+  /** The image's layout box in CSS pixels. */
+  width: number;
+  height: number;
+  /** Centres the box, moves it by the pan offset and scales it to the state's scale. */
+  transform: string;
+}
+
+/**
+ * How the image is drawn for a zoom state. A fitted image is laid out at the size it is shown at, with no scale left
+ * for the transform: tools that read the layout box and ignore transforms (Lighthouse's image-size-responsive, which
+ * compares it with the natural size) see the fitted size. At 100 % and when pinched, the box is the natural size and
+ * the transform scales it: a fitted box scaled up to 100 % by a transform is resampled, visibly softer
+ * than the image drawn pixel for pixel. What the visitor sees is the natural size times `state.scale` either way.
+ *
+ * @example
+ * computeImagePlacement({ width: 1600, height: 1000 }, createInitialZoomState(0.5));
+ * // { width: 800, height: 500, transform: "translate(-50%, -50%) translate(0px, 0px) scale(1)" }
+ */
+export function computeImagePlacement(imageSize: ViewerSize, state: ViewerZoomState): ViewerImagePlacement {
+  const layoutScale = state.mode === "fit" ? state.scale : 1;
+  const transformScale = state.mode === "fit" ? 1 : state.scale;
+  return {
+    width: roundToThousandth(imageSize.width * layoutScale),
+    height: roundToThousandth(imageSize.height * layoutScale),
+    transform: `translate(-50%, -50%) translate(${state.offsetX}px, ${state.offsetY}px) scale(${transformScale})`,
+  };
+}
+
 /** Previous and next wrap around at both ends. */
 export function wrapImageIndex(currentIndex: number, step: number, imageCount: number): number {
   if (imageCount <= 0) return 0;
