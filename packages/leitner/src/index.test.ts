@@ -26,7 +26,9 @@ describe("the package entry point", () => {
         "currentBoxOf",
         "describeReviewDelay",
         "describeSessionSelection",
+        "dueForecastFromTallies",
         "forecastDueCards",
+        "groupStatisticsFromTallies",
         "indexProgressByPairId",
         "isAnonymousLimitReached",
         "isCardDue",
@@ -40,6 +42,7 @@ describe("the package entry point", () => {
         "rateCard",
         "resetProgress",
         "selectSessionCards",
+        "tallyProgress",
       ].sort(),
     );
   });

@@ -38,6 +38,14 @@ export {
   cardCountOptions,
   allLoadedCardsMemorized,
 } from "./session.ts";
-export { computeGroupStatistics, moveLearningStateCount, type LearningStateCounts } from "./statistics.ts";
+export {
+  computeGroupStatistics,
+  dueForecastFromTallies,
+  groupStatisticsFromTallies,
+  moveLearningStateCount,
+  tallyProgress,
+  type LearningStateCounts,
+  type StatisticsTally,
+} from "./statistics.ts";
 export { isAnonymousLimitReached, canAnonymousLearnerRate, canLearnerRate } from "./anonymous-limit.ts";
 export { mergeLearnerProgress } from "./merge.ts";

@@ -36,8 +36,12 @@ export function computeDueAt(box: BoxNumber, now: Date): string {
 export function isCardDue(progress: CardProgress | undefined, now: Date): boolean {
   assertValidClock(now);
   if (progress === undefined || learningStateOf(progress) === "new") return false;
-  if (progress.dueAt === null) return true;
-  return Date.parse(progress.dueAt) <= now.getTime();
+  return isStartedCardDue(progress.dueAt, now);
+}
+
+/** `isCardDue` for a started card with this due date. */
+function isStartedCardDue(dueAt: string | null, now: Date): boolean {
+  return dueAt === null || Date.parse(dueAt) <= now.getTime();
 }
 
 /** When a card comes back after an answer: its new box and the number of whole days until it is due. */
@@ -81,13 +85,18 @@ export function forecastDueCards(progressRecords: Iterable<CardProgress>, now: D
   assertValidClock(now);
   if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
   const forecast = new Array<number>(days).fill(0);
-  const today = startOfUtcDayInMilliseconds(now);
   for (const progress of progressRecords) {
     if (learningStateOf(progress) === "new") continue;
-    const dueDay = progress.dueAt === null || isCardDue(progress, now) ? 0 : Math.max(0, Math.floor((Date.parse(progress.dueAt) - today) / MILLISECONDS_PER_DAY));
+    const dueDay = dueDayOfStartedCard(progress.dueAt, now);
     if (dueDay < days) forecast[dueDay] = (forecast[dueDay] ?? 0) + 1;
   }
   return forecast;
 }
 
-export { assertValidClock };
+/** Whole UTC days from today to the day a started card with this due date falls due: 0 when it is due or overdue. */
+function dueDayOfStartedCard(dueAt: string | null, now: Date): number {
+  if (dueAt === null || isStartedCardDue(dueAt, now)) return 0;
+  return Math.max(0, Math.floor((Date.parse(dueAt) - startOfUtcDayInMilliseconds(now)) / MILLISECONDS_PER_DAY));
+}
+
+export { assertValidClock, dueDayOfStartedCard, isStartedCardDue };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { indexProgressByPairId } from "./card-state.ts";
-import { computeGroupStatistics, moveLearningStateCount } from "./statistics.ts";
+import { forecastDueCards } from "./schedule.ts";
+import { computeGroupStatistics, dueForecastFromTallies, groupStatisticsFromTallies, moveLearningStateCount, tallyProgress, type StatisticsTally } from "./statistics.ts";
 import type { CardProgress } from "./types.ts";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -88,5 +89,42 @@ describe("given a card that changes learning state after a rating", () => {
 
   it("never counts below zero when the screen's counts were older than the card's state", () => {
     expect(moveLearningStateCount({ not_started: 0, in_progress: 0, memorized: 0 }, "new", "in-progress")).toEqual({ not_started: 0, in_progress: 1, memorized: 0 });
+  });
+});
+
+describe("given the stats counted from tallies, as a store's GROUP BY gives them", () => {
+  const groupRecords = records.filter((record) => record.pairId !== "other-group-pair");
+
+  it("should give the same stats and forecast as counting the records one by one", () => {
+    const tallies = groupRecords.map(tallyProgress);
+    expect(groupStatisticsFromTallies(pairs.length, tallies, now)).toEqual(computeGroupStatistics(pairs, indexProgressByPairId(records), now));
+    expect(dueForecastFromTallies(tallies, now)).toEqual(forecastDueCards(groupRecords, now));
+  });
+
+  it("should count a tally of several records as that many cards, and new records as not started and never due", () => {
+    const tallies: StatisticsTally[] = [
+      { box: 2, dueAt: "2026-01-01T00:00:00.000Z", isNew: false, cards: 3, reviews: 6, correctReviews: 3 },
+      { box: 5, dueAt: "2026-01-05T00:00:00.000Z", isNew: false, cards: 2, reviews: 10, correctReviews: 10 },
+      { box: 1, dueAt: null, isNew: true, cards: 4, reviews: 0, correctReviews: 0 },
+    ];
+    expect(groupStatisticsFromTallies(12, tallies, now)).toEqual({
+      total: 12,
+      not_started: 7,
+      in_progress: 3,
+      memorized: 2,
+      box_distribution: { box1: 0, box2: 3, box3: 0, box4: 0 },
+      total_reviews: 16,
+      accuracy: 81,
+      reviewing: 5,
+      learned: 2,
+      dueToday: 3,
+    });
+    expect(dueForecastFromTallies(tallies, now)).toEqual([3, 0, 0, 0, 2, 0, 0]);
+    expect(dueForecastFromTallies(tallies, now, 3)).toEqual([3, 0, 0]);
+  });
+
+  it("should refuse a forecast of no days and an invalid clock", () => {
+    expect(() => dueForecastFromTallies([], now, 0)).toThrow(RangeError);
+    expect(() => groupStatisticsFromTallies(0, [], new Date(Number.NaN))).toThrow(RangeError);
   });
 });

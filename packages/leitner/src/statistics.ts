@@ -1,25 +1,53 @@
 import { learningStateOf } from "./card-state.ts";
-import { assertValidClock, isCardDue } from "./schedule.ts";
-import type { CardLearningState, GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
+import { MEMORIZED_BOX } from "./constants.ts";
+import { assertValidClock, dueDayOfStartedCard, isStartedCardDue } from "./schedule.ts";
+import type { BoxNumber, CardLearningState, CardProgress, GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
 
 /**
- * The group stats of spec §3 for one learner, counting only the given pairs (records of other groups are ignored).
- * not_started, in_progress and memorized follow `learningStateOf`; box_distribution counts started cards in
- * boxes 1–4; accuracy is a whole percent; reviewing is every started card; learned equals memorized; dueToday
- * counts started cards whose due day has begun.
+ * Records that count alike in the group stats (the same box, due date and newness), and how many they are: what a
+ * store's `GROUP BY box, due_at` answers, so the stats need not load the records (issue 16).
+ */
+export interface StatisticsTally {
+  box: BoxNumber;
+  dueAt: string | null;
+  /** New records (never studied nor rated, see `learningStateOf`) count as not started and are never due. */
+  isNew: boolean;
+  cards: number;
+  reviews: number;
+  correctReviews: number;
+}
+
+/**
+ * One record as a tally of one card.
  *
  * @example
- * const stats = { name: group.name, ...computeGroupStatistics(group.pairs, progressByPairId, new Date()) };
+ * groupStatisticsFromTallies(pairs.length, records.map(tallyProgress), new Date());
  */
-export function computeGroupStatistics(
-  pairs: readonly PairWithId[],
-  progressByPairId: ProgressByPairId,
-  now: Date,
-): GroupStatistics {
+export function tallyProgress(progress: CardProgress): StatisticsTally {
+  return {
+    box: progress.box,
+    dueAt: progress.dueAt,
+    isNew: learningStateOf(progress) === "new",
+    cards: 1,
+    reviews: progress.reviewCount,
+    correctReviews: progress.correctCount,
+  };
+}
+
+/**
+ * The group stats of spec §3 at `now` from the tallies of the records of `pairCount` pairs; pairs without a record are
+ * new. not_started, in_progress and memorized follow `learningStateOf`; box_distribution counts started cards in
+ * boxes 1–4; accuracy is a whole percent; reviewing is every started card; learned equals memorized; dueToday
+ * counts started cards whose due day has begun (`isCardDue`).
+ *
+ * @example
+ * const stats = groupStatisticsFromTallies(group.pairCount, tallies, new Date());
+ */
+export function groupStatisticsFromTallies(pairCount: number, tallies: Iterable<StatisticsTally>, now: Date): GroupStatistics {
   assertValidClock(now);
   const statistics: GroupStatistics = {
-    total: pairs.length,
-    not_started: 0,
+    total: pairCount,
+    not_started: pairCount,
     in_progress: 0,
     memorized: 0,
     box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 },
@@ -30,35 +58,74 @@ export function computeGroupStatistics(
     dueToday: 0,
   };
   let correctReviews = 0;
-
-  for (const pair of pairs) {
-    const progress = progressByPairId.get(pair.id);
-    statistics.total_reviews += progress?.reviewCount ?? 0;
-    correctReviews += progress?.correctCount ?? 0;
-    if (isCardDue(progress, now)) statistics.dueToday += 1;
-
-    const learningState = learningStateOf(progress);
+  for (const tally of tallies) {
+    statistics.total_reviews += tally.reviews;
+    correctReviews += tally.correctReviews;
+    const learningState = learningStateOfTally(tally);
     switch (learningState) {
       case "new":
-        statistics.not_started += 1;
-        break;
+        continue;
       case "memorized":
-        statistics.memorized += 1;
+        statistics.memorized += tally.cards;
         break;
       case "in-progress":
-        statistics.in_progress += 1;
-        if (progress !== undefined && progress.box !== 5) statistics.box_distribution[`box${progress.box}`] += 1;
+        statistics.in_progress += tally.cards;
+        if (tally.box !== MEMORIZED_BOX) statistics.box_distribution[`box${tally.box}`] += tally.cards;
         break;
       default:
         learningState satisfies never;
     }
+    statistics.not_started -= tally.cards;
+    if (isStartedCardDue(tally.dueAt, now)) statistics.dueToday += tally.cards;
   }
-
   statistics.reviewing = statistics.in_progress + statistics.memorized;
   statistics.learned = statistics.memorized;
-  statistics.accuracy =
-    statistics.total_reviews === 0 ? 0 : Math.round((correctReviews / statistics.total_reviews) * 100);
+  statistics.accuracy = statistics.total_reviews === 0 ? 0 : Math.round((correctReviews / statistics.total_reviews) * 100);
   return statistics;
+}
+
+function learningStateOfTally(tally: StatisticsTally): CardLearningState {
+  if (tally.isNew) return "new";
+  return tally.box === MEMORIZED_BOX ? "memorized" : "in-progress";
+}
+
+/**
+ * Started cards falling due on each of the next `days` UTC days at `now`, from tallies: the same answer as
+ * `forecastDueCards` over the records.
+ *
+ * @example
+ * const forecast = dueForecastFromTallies(tallies, new Date(), 7); // [12, 0, 4, 0, 0, 9, 0]
+ */
+export function dueForecastFromTallies(tallies: Iterable<StatisticsTally>, now: Date, days = 7): number[] {
+  assertValidClock(now);
+  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  const forecast = new Array<number>(days).fill(0);
+  for (const tally of tallies) {
+    if (tally.isNew) continue;
+    const dueDay = dueDayOfStartedCard(tally.dueAt, now);
+    if (dueDay < days) forecast[dueDay] = (forecast[dueDay] ?? 0) + tally.cards;
+  }
+  return forecast;
+}
+
+/**
+ * The group stats of spec §3 for one learner, counting only the given pairs (records of other groups are ignored);
+ * see `groupStatisticsFromTallies` for what each number counts.
+ *
+ * @example
+ * const stats = { name: group.name, ...computeGroupStatistics(group.pairs, progressByPairId, new Date()) };
+ */
+export function computeGroupStatistics(
+  pairs: readonly PairWithId[],
+  progressByPairId: ProgressByPairId,
+  now: Date,
+): GroupStatistics {
+  const tallies: StatisticsTally[] = [];
+  for (const pair of pairs) {
+    const progress = progressByPairId.get(pair.id);
+    if (progress !== undefined) tallies.push(tallyProgress(progress));
+  }
+  return groupStatisticsFromTallies(pairs.length, tallies, now);
 }
 
 /** The three counts of a group's stats that follow each card's learning state. */
