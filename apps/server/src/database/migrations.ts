@@ -1,8 +1,9 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
 import type { DatabaseSchema } from "./schema.ts";
 
-// Only portable column types (text, integer) and plain indexes: every migration must run on SQLite and PostgreSQL.
+// Only portable column types (text, integer) and indexes both engines build alike (plain, or partial on a comparison
+// with a literal): every migration must run on SQLite and PostgreSQL.
 // Migrations receive `Kysely<unknown>` because they must not depend on today's schema types.
 export const migrations: Record<string, Migration> = {
   "0001-contact-outbox-captcha-rate-limit": {
@@ -369,6 +370,26 @@ export const migrations: Record<string, Migration> = {
     async down(database: Kysely<unknown>) {
       await database.schema.createIndex("study_progress_learner_group_index").on("study_progress").columns(["learner_key", "group_id"]).execute();
       await database.schema.dropIndex("study_progress_learner_group_box_due_index").execute();
+    },
+  },
+  "0012-group-stats-indexes": {
+    async up(database: Kysely<unknown>) {
+      // The group stats are counted in SQL (issue 16, decision 0039): one learner's records of a group grouped by box and
+      // due day, with what the counts read, so that no row is read. It starts as 0011's did and replaces it.
+      await database.schema
+        .createIndex("study_progress_learner_group_box_due_counts_index")
+        .on("study_progress")
+        .columns(["learner_key", "group_id", "box", "due_at", "review_count", "correct_count", "studied_at"])
+        .execute();
+      await database.schema.dropIndex("study_progress_learner_group_box_due_index").execute();
+      // The stats count a group's doubtful pairs and the preview pages through them: a partial index holds only those,
+      // in film order. Its predicate is study/group-stats-store.ts's `doubtfulPairConfidence`.
+      await database.schema.createIndex("subtitle_pair_doubtful_index").on("subtitle_pair").columns(["group_id", "position"]).where(sql<boolean>`confidence < 0.5`).execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.dropIndex("subtitle_pair_doubtful_index").execute();
+      await database.schema.createIndex("study_progress_learner_group_box_due_index").on("study_progress").columns(["learner_key", "group_id", "box", "due_at"]).execute();
+      await database.schema.dropIndex("study_progress_learner_group_box_due_counts_index").execute();
     },
   },
 };

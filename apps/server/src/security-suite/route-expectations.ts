@@ -143,6 +143,16 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
     rule: "Anyone reads a public group; only the owner reads a private one.",
     cases: groupCases("GET", "stats/", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
   },
+  "GET /api/subtitle-groups/:id/preview/": {
+    cache: "private",
+    rule: "Anyone pages through a public group; only the owner through a private one.",
+    cases: groupCases("GET", "preview/?page=2&page_size=5&only_doubtful=1", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
+  },
+  "GET /api/subtitle-groups/:id/available-cards/": {
+    cache: "private",
+    rule: "Anyone counts the cards of a public group; only the owner those of a private one.",
+    cases: groupCases("GET", "available-cards/?range=memorized&startIndex=2&endIndex=9", { privateGroup: ownerAndEveryoneElse(200, 404), publicGroup: everyone(200) }),
+  },
   "GET /api/subtitle-groups/:id/pairs/": {
     cache: "private",
     rule: "Anyone studies a public group; only the owner studies a private one.",

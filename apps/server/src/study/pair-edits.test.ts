@@ -24,8 +24,9 @@ async function uploadGroup(owner: StudyTestClient, isPublic = "true"): Promise<s
   return response.body.group.id as string;
 }
 
+/** The stats with every pair of the fixture's group on the preview's first page. */
 async function statsOf(client: StudyTestClient, groupId: string) {
-  const response = await client.get(`/api/subtitle-groups/${groupId}/stats/`);
+  const response = await client.get(`/api/subtitle-groups/${groupId}/stats/?page_size=50`);
   expect(response.status, response.text).toBe(200);
   return response.body as { total: number; pairs: Pair[]; hidden_pairs: { id: string }[] };
 }

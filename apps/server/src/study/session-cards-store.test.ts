@@ -2,7 +2,7 @@ import { currentBoxOf, describeSessionSelection, indexProgressByPairId, selectSe
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { selectSessionCardsInDatabase, type SessionCard } from "./session-cards-store.ts";
+import { countSessionCardsInDatabase, selectSessionCardsInDatabase, type SessionCard } from "./session-cards-store.ts";
 
 const now = new Date("2026-03-15T10:00:00.000Z");
 const learnerKey = "user:learner";
@@ -86,46 +86,63 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     await testDatabase.destroy();
   });
 
-  it("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config", async () => {
+  let groupNumber = 0;
+
+  /** Stores a generated group (pairs out of order, records of two learners, hidden pairs) and answers its pairs. */
+  async function storeGroup(generatedPairs: readonly GeneratedPair[]) {
     const { database } = testDatabase;
-    let groupNumber = 0;
+    groupNumber += 1;
+    const groupId = `group-${groupNumber}`;
+    let position = 0;
+    const pairs = generatedPairs.map((generated, index) => {
+      position += generated.gapBefore;
+      return { ...generated, id: `${groupId}-pair-${index}`, position, english: `English ${index}`, swedish: `Svenska ${index}`, confidence: (index % 4) / 4 };
+    });
+    await database.insertInto("subtitle_group").values({ id: groupId, owner_id: "owner", name: groupId, is_public: 1, pair_count: pairs.length, alignment_report_json: "{}", created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    if (pairs.length > 0) {
+      // Inserted out of group order, so only `position` can give the order back.
+      const shuffled = [...pairs].reverse();
+      await database.insertInto("subtitle_pair").values(shuffled.map(({ id, position, english, swedish, confidence }) => ({ id, group_id: groupId, position, english, swedish, confidence }))).execute();
+    }
+    const records = pairs.flatMap((pair) => [
+      ...(pair.record === null ? [] : [{ learnerKey, pair, record: pair.record }]),
+      ...(pair.otherLearnerRecord === null ? [] : [{ learnerKey: otherLearnerKey, pair, record: pair.otherLearnerRecord }]),
+    ]);
+    if (records.length > 0) {
+      await database
+        .insertInto("study_progress")
+        .values(
+          records.map(({ learnerKey: key, pair, record }) => {
+            const progress = toProgress(pair.id, record);
+            return { learner_key: key, pair_id: pair.id, group_id: groupId, box: progress.box, review_count: progress.reviewCount, correct_count: 0, studied_at: progress.studiedAt, last_reviewed_at: progress.lastReviewedAt, due_at: progress.dueAt, updated_at: "2026-03-14T09:00:00.000Z" };
+          }),
+        )
+        .execute();
+    }
+    const hidden = pairs.filter((pair) => pair.hidden);
+    if (hidden.length > 0) {
+      await database.insertInto("study_hidden_pair").values(hidden.map((pair) => ({ learner_key: learnerKey, pair_id: pair.id, group_id: groupId, hidden_at: "2026-03-14T09:00:00.000Z" }))).execute();
+    }
+    return { groupId, pairs };
+  }
+
+  it("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
-        groupNumber += 1;
-        const groupId = `group-${groupNumber}`;
-        let position = 0;
-        const pairs = generatedPairs.map((generated, index) => {
-          position += generated.gapBefore;
-          return { ...generated, id: `${groupId}-pair-${index}`, position, english: `English ${index}`, swedish: `Svenska ${index}`, confidence: (index % 4) / 4 };
-        });
-        await database.insertInto("subtitle_group").values({ id: groupId, owner_id: "owner", name: groupId, is_public: 1, pair_count: pairs.length, alignment_report_json: "{}", created_at: "2026-01-01T00:00:00.000Z" }).execute();
-        if (pairs.length > 0) {
-          // Inserted out of group order, so only `position` can give the order back.
-          const shuffled = [...pairs].reverse();
-          await database.insertInto("subtitle_pair").values(shuffled.map(({ id, position, english, swedish, confidence }) => ({ id, group_id: groupId, position, english, swedish, confidence }))).execute();
-        }
-        const records = pairs.flatMap((pair) => [
-          ...(pair.record === null ? [] : [{ learnerKey, pair, record: pair.record }]),
-          ...(pair.otherLearnerRecord === null ? [] : [{ learnerKey: otherLearnerKey, pair, record: pair.otherLearnerRecord }]),
-        ]);
-        if (records.length > 0) {
-          await database
-            .insertInto("study_progress")
-            .values(
-              records.map(({ learnerKey: key, pair, record }) => {
-                const progress = toProgress(pair.id, record);
-                return { learner_key: key, pair_id: pair.id, group_id: groupId, box: progress.box, review_count: progress.reviewCount, correct_count: 0, studied_at: progress.studiedAt, last_reviewed_at: progress.lastReviewedAt, due_at: progress.dueAt, updated_at: "2026-03-14T09:00:00.000Z" };
-              }),
-            )
-            .execute();
-        }
-        const hidden = pairs.filter((pair) => pair.hidden);
-        if (hidden.length > 0) {
-          await database.insertInto("study_hidden_pair").values(hidden.map((pair) => ({ learner_key: learnerKey, pair_id: pair.id, group_id: groupId, hidden_at: "2026-03-14T09:00:00.000Z" }))).execute();
-        }
-
-        const chosen = await selectSessionCardsInDatabase(database, learnerKey, groupId, describeSessionSelection(config, now));
+        const { groupId, pairs } = await storeGroup(generatedPairs);
+        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now));
         expect(chosen).toEqual(expectedCards(pairs, config));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should count as many cards as selectSessionCards chooses, for any group, progress, hidden pairs and config", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
+        const { groupId, pairs } = await storeGroup(generatedPairs);
+        const counted = await countSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now));
+        expect(counted).toBe(expectedCards(pairs, config).length);
       }),
       { numRuns: 300 },
     );

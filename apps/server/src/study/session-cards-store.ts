@@ -269,3 +269,20 @@ export async function selectSessionCardsInDatabase(database: Executor, learnerKe
       return firstKey satisfies never;
   }
 }
+
+/**
+ * How many cards `selectSessionCardsInDatabase` would choose for this selection, counted in SQL without loading them:
+ * the setup's "cards available in this range" for a From–To window (issue 16).
+ *
+ * @example
+ * const available = await countSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection({ mode: "study", range: "memorized", startIndex: 40, endIndex: 90 }, clock()));
+ */
+export async function countSessionCardsInDatabase(database: Executor, learnerKey: string, groupId: string, selection: SessionSelection): Promise<number> {
+  const scope = await windowScope(database, learnerKey, groupId, selection.window);
+  if (scope === null || selection.limit === 0) return 0;
+  const drivenBy = selection.learningStates.includes("new") ? "pairs" : "records";
+  const inRange = (await candidates(database, scope, drivenBy, scope.firstPosition, scope.lastPosition, "per-card")).where(isInLearningStates(selection.learningStates));
+  const row = await inRange.select((expression) => expression.fn.countAll<number | string | bigint>().as("count")).executeTakeFirst();
+  const count = Number(row?.count ?? 0);
+  return selection.limit === null ? count : Math.min(count, selection.limit);
+}

@@ -282,8 +282,10 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
         learned: 0,
         anonymous_limit_reached: false,
       });
-      expect(stats.body.pairs).toHaveLength(14);
-      expect(stats.body.pairs[0]).toEqual({ id: pair?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 2, confidence: expect.any(Number) });
+      // The spec's pairs are the preview's first page (decision 0039): 10 of the 14, each with its number in the film.
+      expect(stats.body.pairs).toHaveLength(10);
+      expect(stats.body.pairs_page).toEqual({ page: 1, page_size: 10, total: 14 });
+      expect(stats.body.pairs[0]).toEqual({ id: pair?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna.", current_box: 2, confidence: expect.any(Number), number: 1 });
     });
 
     it("should select session cards by mode, range, count and window, treating the string undefined as absent", async () => {

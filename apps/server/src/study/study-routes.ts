@@ -1,8 +1,6 @@
 import {
-  computeGroupStatistics,
   currentBoxOf,
   describeSessionSelection,
-  forecastDueCards,
   indexProgressByPairId,
   isAnonymousLimitReached,
   learningStateOf,
@@ -24,9 +22,9 @@ import {
   signInToExportMessage,
   type EntitlementsOfUser,
 } from "./deck-entitlements.ts";
+import { registerGroupStatsRoutes } from "./group-stats-routes.ts";
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
-import { listHiddenPairIds } from "./pair-edits.ts";
 import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
@@ -230,37 +228,12 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     return c.body(null, 204);
   });
 
-  /** The group's pairs this learner studies: all but those they hid, and the hidden ones apart. */
-  async function studiedPairsOf(groupId: string, learner: Learner) {
-    const [pairs, hidden] = await Promise.all([listPairs(database, groupId), listHiddenPairIds(database, learner.key, groupId)]);
-    return hidden.size === 0 ? { pairs, hiddenPairs: [] } : { pairs: pairs.filter((pair) => !hidden.has(pair.id)), hiddenPairs: pairs.filter((pair) => hidden.has(pair.id)) };
-  }
-
-  app.get("/subtitle-groups/:id/stats/", async (c) => {
-    const learner = await learnerOf(c);
-    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    const [{ pairs, hiddenPairs }, progress, memorizedEverywhere] = await Promise.all([
-      studiedPairsOf(group.id, learner),
-      listGroupProgress(database, learner.key, group.id),
-      learner.kind === "anonymous" ? countMemorizedCards(database, learner.key) : Promise.resolve(0),
-    ]);
-    const progressByPairId = indexProgressByPairId(progress);
-    const statistics = computeGroupStatistics(pairs, progressByPairId, clock());
-    return c.json({
-      id: group.id,
-      name: group.name,
-      is_public: group.is_public === 1,
-      // Whose group it is stays private: the screen only needs to know whether it is the visitor's own.
-      is_owner: group.owner_id === userIdOf(learner),
-      can_export: await mayExport(group, learner),
-      ...statistics,
-      anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(memorizedEverywhere),
-      // Additive: started cards falling due on each of the next 7 (UTC) days, today's including the overdue ones.
-      due_forecast: forecastDueCards(progress, clock()),
-      pairs: pairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish, current_box: currentBoxOf(progressByPairId.get(pair.id)), confidence: pair.confidence })),
-      // Additive: the pairs this learner hid, left out of the stats and sessions, to show them again.
-      hidden_pairs: hiddenPairs.map((pair) => ({ id: pair.id, english: pair.english, swedish: pair.swedish })),
-    });
+  registerGroupStatsRoutes(app, {
+    database,
+    clock,
+    learnerOf,
+    loadVisibleGroup: (groupId, learner) => loadVisibleGroup(database, groupId, learner),
+    mayExport,
   });
 
   app.get("/subtitle-groups/:id/pairs/", queryOf(sessionQuerySchema), async (c) => {

@@ -67,7 +67,7 @@ const rangeAliases: Record<string, StudyRange> = {
 };
 
 /** A query value, or undefined when absent, empty, or the string "undefined" / "null" (spec §7); the first of repeats. */
-const queryValue = v.pipe(
+export const queryValue = v.pipe(
   v.optional(v.union([v.string(), v.array(v.string())])),
   v.transform((value) => {
     const first = (Array.isArray(value) ? value[0] : value)?.trim();
@@ -75,7 +75,7 @@ const queryValue = v.pipe(
   }),
 );
 
-function wholeNumberQuery(name: string) {
+export function wholeNumberQuery(name: string) {
   return v.pipe(
     queryValue,
     v.check((value) => value === undefined || (/^\d{1,9}$/.test(value) && Number(value) >= 1), `${name} must be a whole number of 1 or more.`),

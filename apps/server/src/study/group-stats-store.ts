@@ -1,0 +1,274 @@
+import { dueForecastFromTallies, FIRST_BOX, groupStatisticsFromTallies, type BoxNumber, type GroupStatistics, type StatisticsTally } from "@atelier/leitner";
+import { sql, type Expression, type SqlBool, type Transaction } from "kysely";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import type { DatabaseSchema } from "../database/schema.ts";
+
+type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
+
+/**
+ * Below this confidence a pair is doubtful and the learner is asked to check it (decision 0025; `@atelier/site-api`'s
+ * `DOUBTFUL_PAIR_CONFIDENCE`). Migration 0012's partial index holds the same number: queries spell it as a literal, so
+ * that both planners can match them with the index.
+ */
+export const doubtfulPairConfidence = 0.5;
+
+/** The group as the stats need it: its id and its pair count (kept in step by upload, deletion, merge and split). */
+export type GroupOfStatistics = { id: string; pair_count: number | string };
+
+/** A pair of the setup's preview, numbered as the film orders the pairs this learner studies. */
+export type PreviewPair = { id: string; english: string; swedish: string; current_box: BoxNumber; confidence: number; number: number };
+
+/** One page of the preview: its pairs, which page it is (clamped to the last), its size and how many pairs are listed in all. */
+export type PreviewPage = { pairs: PreviewPair[]; page: number; page_size: number; total: number };
+
+export type PreviewRequest = { page: number; pageSize: number; onlyDoubtful: boolean };
+
+/** A pair this learner hid from their study. */
+export type HiddenPair = { id: string; english: string; swedish: string };
+
+type HiddenPairRow = HiddenPair & { position: number | string; confidence: number | string };
+
+function byPosition(left: { position: number | string }, right: { position: number | string }): number {
+  return Number(left.position) - Number(right.position);
+}
+
+/** Everything the stats call answers besides the group's own fields. */
+export type GroupStatisticsReading = {
+  statistics: GroupStatistics;
+  /** Started cards falling due on each of the next 7 UTC days (today's with the overdue ones). */
+  dueForecast: number[];
+  /** Doubtful pairs among those this learner studies. */
+  doubtfulCount: number;
+  hiddenPairs: HiddenPair[];
+  firstPage: PreviewPage;
+};
+
+const forecastDays = 7;
+
+function isDoubtful(confidence: Expression<number>) {
+  return sql<SqlBool>`${confidence} < ${sql.lit(doubtfulPairConfidence)}`;
+}
+
+function isNotHidden(learnerKey: string, pairId: Expression<string>) {
+  return sql<SqlBool>`not exists (select 1 from study_hidden_pair where study_hidden_pair.learner_key = ${learnerKey} and study_hidden_pair.pair_id = ${pairId})`;
+}
+
+/** The learner's hidden pairs of the group, with what the counts need (position, confidence). */
+function hiddenPairsQuery(database: Executor, learnerKey: string, groupId: string) {
+  return database
+    .selectFrom("study_hidden_pair as h")
+    .innerJoin("subtitle_pair as p", "p.id", "h.pair_id")
+    .select(["p.id", "p.english", "p.swedish", "p.position", "p.confidence"])
+    .where("h.learner_key", "=", learnerKey)
+    .where("h.group_id", "=", groupId);
+}
+
+/** Doubtful pairs of the whole group, hidden ones included (an index range of migration 0012's partial index). */
+function doubtfulPairsQuery(database: Executor, groupId: string) {
+  return database
+    .selectFrom("subtitle_pair as p")
+    .select((expression) => expression.fn.countAll<number | string | bigint>().as("count"))
+    .where("p.group_id", "=", groupId)
+    .where((expression) => isDoubtful(expression.ref("p.confidence")));
+}
+
+/**
+ * The learner's records of the group grouped by box and due date (`sign` 1), in the order of the index `learner_key,
+ * group_id, box, due_at, review_count, correct_count, studied_at` (migration 0012), which holds every column read, so
+ * no row is read; and the same for the records of hidden pairs, which are few (`sign` -1), to be subtracted.
+ */
+function talliesQuery(database: Executor, learnerKey: string, groupId: string) {
+  const tallied = (sign: 1 | -1) =>
+    [
+      sql<number>`${sql.lit(sign)}`.as("sign"),
+      "sp.box as box",
+      "sp.due_at as due_at",
+      sql<number | string | bigint>`count(*)`.as("cards"),
+      // The engine's `learningStateOf`: a record never studied nor rated is new.
+      sql<number | string | bigint>`count(*) filter (where sp.review_count = 0 and sp.studied_at is null)`.as("new_cards"),
+      sql<number | string | bigint>`sum(sp.review_count)`.as("reviews"),
+      sql<number | string | bigint>`sum(sp.correct_count)`.as("correct_reviews"),
+    ] as const;
+  return database
+    .selectFrom("study_progress as sp")
+    .select(tallied(1))
+    .where("sp.learner_key", "=", learnerKey)
+    .where("sp.group_id", "=", groupId)
+    .groupBy(["sp.box", "sp.due_at"])
+    .unionAll(
+      database
+        .selectFrom("study_hidden_pair as h")
+        .innerJoin("study_progress as sp", (join) => join.onRef("sp.learner_key", "=", "h.learner_key").onRef("sp.pair_id", "=", "h.pair_id"))
+        .select(tallied(-1))
+        .where("h.learner_key", "=", learnerKey)
+        .where("h.group_id", "=", groupId)
+        .groupBy(["sp.box", "sp.due_at"]),
+    );
+}
+
+type TallyRow = { sign: number | string; box: number | string; due_at: string | null; cards: number | string | bigint; new_cards: number | string | bigint; reviews: number | string | bigint | null; correct_reviews: number | string | bigint | null };
+
+/** The engine's tallies (`groupStatisticsFromTallies`) from the records' rows, those of hidden pairs subtracted. */
+function toTallies(rows: readonly TallyRow[]): StatisticsTally[] {
+  const tallies = new Map<string, StatisticsTally>();
+  const add = (box: BoxNumber, dueAt: string | null, isNew: boolean, cards: number, reviews: number, correctReviews: number) => {
+    const key = `${box} ${dueAt} ${isNew}`;
+    const tally = tallies.get(key) ?? { box, dueAt, isNew, cards: 0, reviews: 0, correctReviews: 0 };
+    tally.cards += cards;
+    tally.reviews += reviews;
+    tally.correctReviews += correctReviews;
+    tallies.set(key, tally);
+  };
+  for (const row of rows) {
+    const sign = Number(row.sign);
+    const box = Number(row.box) as BoxNumber;
+    const newCards = Number(row.new_cards);
+    // New records were never rated: the reviews belong to the started ones (the stats add up both anyway).
+    add(box, row.due_at, false, sign * (Number(row.cards) - newCards), sign * Number(row.reviews ?? 0), sign * Number(row.correct_reviews ?? 0));
+    add(box, row.due_at, true, sign * newCards, 0, 0);
+  }
+  return [...tallies.values()].filter((tally) => tally.cards !== 0 || tally.reviews !== 0 || tally.correctReviews !== 0);
+}
+
+type PreviewRow = { id: string; english: string; swedish: string; confidence: number | string; position: number | string; box: number | string };
+
+/**
+ * The `limit` studied pairs after the first `offset` (doubtful ones only if asked), each with its box. The page's
+ * positions are found on the index alone; only its pairs are read and joined with their records.
+ */
+function previewRowsQuery(database: Executor, learnerKey: string, groupId: string, onlyDoubtful: boolean, offset: number, limit: number) {
+  let positions = database
+    .selectFrom("subtitle_pair as q")
+    .select("q.position")
+    .where("q.group_id", "=", groupId)
+    .where((expression) => isNotHidden(learnerKey, expression.ref("q.id")));
+  if (onlyDoubtful) positions = positions.where((expression) => isDoubtful(expression.ref("q.confidence")));
+  return database
+    .selectFrom("subtitle_pair as p")
+    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
+    .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
+    .where("p.group_id", "=", groupId)
+    .where("p.position", "in", positions.orderBy("q.position").limit(limit).offset(offset));
+}
+
+/**
+ * Each pair's number in the film among the pairs the learner studies: pairs at or before its position, less the
+ * hidden ones. Counted range by range between the page's pairs, so the group's index is walked once up to the last.
+ */
+async function numberInFilm(database: Executor, groupId: string, positions: readonly number[], hiddenPositions: readonly number[]): Promise<number[]> {
+  if (positions.length === 0) return [];
+  const pairsUpTo = (previous: number | undefined, position: number) => {
+    let range = database
+      .selectFrom("subtitle_pair as c")
+      .select((expression) => expression.fn.countAll<number | string | bigint>().as("count"))
+      .where("c.group_id", "=", groupId)
+      .where("c.position", "<=", position);
+    if (previous !== undefined) range = range.where("c.position", ">", previous);
+    return range;
+  };
+  const row = await database
+    .selectNoFrom(positions.map((position, index) => pairsUpTo(positions[index - 1], position).$asScalar().as(`count_${index}`)))
+    .executeTakeFirstOrThrow();
+  const counts = row as Record<string, number | string | bigint | null>;
+  let pairsSoFar = 0;
+  return positions.map((position, index) => {
+    pairsSoFar += Number(counts[`count_${index}`] ?? 0);
+    return pairsSoFar - hiddenPositions.filter((hidden) => hidden <= position).length;
+  });
+}
+
+function toPreviewPair(row: PreviewRow, number: number): PreviewPair {
+  return { id: row.id, english: row.english, swedish: row.swedish, current_box: Number(row.box) as BoxNumber, confidence: Number(row.confidence), number };
+}
+
+/** The last page that holds pairs (1 when there are none). */
+function lastPage(total: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(total / pageSize));
+}
+
+type StatisticsRow = {
+  kind: "tally" | "hidden" | "doubtful" | "page";
+  sign: number | string | null;
+  box: number | string | null;
+  due_at: string | null;
+  cards: number | string | bigint | null;
+  new_cards: number | string | bigint | null;
+  reviews: number | string | bigint | null;
+  correct_reviews: number | string | bigint | null;
+  id: string | null;
+  english: string | null;
+  swedish: string | null;
+  position: number | string | null;
+  confidence: number | string | null;
+};
+
+/**
+ * The group stats of spec §3 for one learner, counted in SQL over the pairs they study (hidden ones left out): the same
+ * numbers as `computeGroupStatistics` and `forecastDueCards` over those pairs and records in memory, without loading
+ * the group. Also the doubtful count, the hidden pairs and the preview's first page of `pageSize` pairs.
+ *
+ * One statement, its parts one under the other (`kind`): four statements at once cost PostgreSQL twice as long on two
+ * cores, in round trips and wake-ups rather than in work.
+ *
+ * @example
+ * const reading = await readGroupStatistics(database, learner.key, group, clock(), DEFAULT_SETUP.previewPageSize);
+ */
+export async function readGroupStatistics(database: Executor, learnerKey: string, group: GroupOfStatistics, now: Date, pageSize: number): Promise<GroupStatisticsReading> {
+  const { rows } = await sql<StatisticsRow>`
+    select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
+      t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
+      cast(null as integer) as position, cast(null as double precision) as confidence
+      from ${talliesQuery(database, learnerKey, group.id).as("t")}
+    union all
+    select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
+      from ${hiddenPairsQuery(database, learnerKey, group.id).as("h")}
+    union all
+    select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
+      from ${doubtfulPairsQuery(database, group.id).as("d")}
+    union all
+    select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
+      from ${previewRowsQuery(database, learnerKey, group.id, false, 0, pageSize).as("p")}
+  `.execute(database);
+
+  const tallies = toTallies(rows.filter((row) => row.kind === "tally") as TallyRow[]);
+  const hidden = (rows.filter((row) => row.kind === "hidden") as HiddenPairRow[]).sort(byPosition);
+  const firstRows = (rows.filter((row) => row.kind === "page") as PreviewRow[]).sort(byPosition);
+  const doubtfulInGroup = Number(rows.find((row) => row.kind === "doubtful")?.cards ?? 0);
+  const studiedPairCount = Number(group.pair_count) - hidden.length;
+  return {
+    statistics: groupStatisticsFromTallies(studiedPairCount, tallies, now),
+    dueForecast: dueForecastFromTallies(tallies, now, forecastDays),
+    doubtfulCount: doubtfulInGroup - hidden.filter((pair) => Number(pair.confidence) < doubtfulPairConfidence).length,
+    hiddenPairs: hidden.map(({ id, english, swedish }) => ({ id, english, swedish })),
+    firstPage: { pairs: firstRows.map((row, index) => toPreviewPair(row, index + 1)), page: 1, page_size: pageSize, total: studiedPairCount },
+  };
+}
+
+/**
+ * One page of the setup's preview: the pairs the learner studies in film order, or only the doubtful ones, each with
+ * its number in the film. A page past the last answers the last page.
+ *
+ * @example
+ * const page = await readPreviewPage(database, learner.key, group, { page: 3, pageSize: 20, onlyDoubtful: true });
+ */
+export async function readPreviewPage(database: Executor, learnerKey: string, group: GroupOfStatistics, request: PreviewRequest): Promise<PreviewPage> {
+  const [hidden, doubtfulInGroup] = await Promise.all([
+    hiddenPairsQuery(database, learnerKey, group.id).execute(),
+    request.onlyDoubtful ? doubtfulPairsQuery(database, group.id).executeTakeFirst() : undefined,
+  ]);
+  const total = request.onlyDoubtful
+    ? Number(doubtfulInGroup?.count ?? 0) - hidden.filter((pair) => Number(pair.confidence) < doubtfulPairConfidence).length
+    : Number(group.pair_count) - hidden.length;
+  const page = Math.min(request.page, lastPage(total, request.pageSize));
+  const offset = (page - 1) * request.pageSize;
+  const rows = await previewRowsQuery(database, learnerKey, group.id, request.onlyDoubtful, offset, request.pageSize).orderBy("p.position").execute();
+  const numbers = request.onlyDoubtful
+    ? await numberInFilm(
+        database,
+        group.id,
+        rows.map((row) => Number(row.position)),
+        hidden.map((pair) => Number(pair.position)),
+      )
+    : rows.map((_, index) => offset + index + 1);
+  return { pairs: rows.map((row, index) => toPreviewPair(row, numbers[index] ?? 0)), page, page_size: request.pageSize, total };
+}
