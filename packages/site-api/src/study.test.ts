@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStudyClient, pairsSearchParameters, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study.ts";
+import { createStudyClient, pairsSearchParameters, previewSearchParameters, STATS_ERROR_MESSAGE, STUDY_ERROR_MESSAGES, UPLOAD_FALLBACK_ERROR_MESSAGE, validateSubtitleFiles, type UploadRequest } from "./study.ts";
 import { json, recordingFetch, siteHttpOver } from "./test-support/recording-fetch.ts";
 
 const group = { id: "g1", name: "Wallander", created_at: "2025-01-01T00:00:00Z", is_public: true, owner_id: "u1", is_owner: true, pair_count: 3 };
@@ -63,6 +63,42 @@ describe("given the study client", () => {
     expect(url.pathname).toBe("/api/subtitle-groups/g1/pairs/");
     expect([...url.searchParams.keys()]).toEqual(["mode", "startIndex", "endIndex"]);
     expect(pairsSearchParameters({ mode: "study", range: "new", cardCount: 5 }).toString()).toBe("mode=study&range=new&cardCount=5");
+  });
+
+  it("should load the stats with the preview's first page and say which page it is", async () => {
+    const pair = { id: "p1", english: "Hello", swedish: "Hej", current_box: 1, confidence: 0.4, number: 1 };
+    const stats = {
+      id: "g1", name: "Bron", is_public: true, is_owner: true, can_export: true, total: 12, not_started: 12, in_progress: 0, memorized: 0,
+      box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 }, total_reviews: 0, accuracy: 0, reviewing: 0, learned: 0, dueToday: 0,
+      anonymous_limit_reached: false, hidden_pairs: [], due_forecast: [0, 0, 0, 0, 0, 0, 0], pairs: [pair], pairs_page: { page: 1, page_size: 10, total: 12 }, doubtful_count: 1,
+    };
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, stats));
+    expect(await createStudyClient(siteHttpOver(fetchImplementation)).loadStats("g1")).toEqual({ status: "ok", data: stats });
+    expect(new URL(requests[0]!.url).pathname).toBe("/api/subtitle-groups/g1/stats/");
+    const { pairs_page: _page, ...withoutPage } = stats;
+    const older = recordingFetch(() => json(200, withoutPage));
+    expect(await createStudyClient(siteHttpOver(older.fetchImplementation)).loadStats("g1")).toEqual({ status: "error", message: STATS_ERROR_MESSAGE, httpStatus: 200 });
+  });
+
+  it("should load a preview page with its size and the doubtful filter only when asked", async () => {
+    const page = { pairs: [{ id: "p9", english: "Bye", swedish: "Hej då", current_box: 2, confidence: 0.3, number: 9 }], page: 2, page_size: 5, total: 6 };
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, page));
+    const client = createStudyClient(siteHttpOver(fetchImplementation));
+    expect(await client.loadPreviewPage("g 1", { page: 2, pageSize: 5, onlyDoubtful: true })).toEqual({ status: "ok", data: page });
+    const url = new URL(requests[0]!.url);
+    expect(url.pathname).toBe("/api/subtitle-groups/g%201/preview/");
+    expect(url.search).toBe("?page=2&page_size=5&only_doubtful=1");
+    expect(previewSearchParameters({ page: 1, pageSize: 10, onlyDoubtful: false }).toString()).toBe("page=1&page_size=10");
+    const failing = recordingFetch(() => json(500, { error: "Down" }));
+    expect(await createStudyClient(siteHttpOver(failing.fetchImplementation)).loadPreviewPage("g1", { page: 1, pageSize: 10, onlyDoubtful: false })).toMatchObject({ status: "error", message: "Failed to load flashcard pairs" });
+  });
+
+  it("should count the cards a range and window offer with the pairs call's query", async () => {
+    const { requests, fetchImplementation } = recordingFetch(() => json(200, { available: 7 }));
+    expect(await createStudyClient(siteHttpOver(fetchImplementation)).countAvailableCards("g1", { range: "memorized", startIndex: 3, endIndex: 40 })).toEqual({ status: "ok", data: { available: 7 } });
+    const url = new URL(requests[0]!.url);
+    expect(url.pathname).toBe("/api/subtitle-groups/g1/available-cards/");
+    expect(url.search).toBe("?range=memorized&startIndex=3&endIndex=40");
   });
 
   it("should rate with is_correct and report a 403 as such", async () => {

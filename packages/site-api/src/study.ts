@@ -72,6 +72,24 @@ export function isDoubtfulPair(pair: { confidence: number }): boolean {
 }
 export type FlashcardPair = v.InferOutput<typeof flashcardPairSchema>;
 
+/** A pair of the setup's preview, with its number in the film among the pairs the learner studies (decision 0039). */
+const previewPairSchema = v.object({
+  id: v.string(),
+  english: v.string(),
+  swedish: v.string(),
+  current_box: boxSchema,
+  confidence: v.optional(v.number(), 1),
+  number: v.number(),
+});
+export type PreviewPair = v.InferOutput<typeof previewPairSchema>;
+
+/** Which page of the preview a list is, how many pairs a page holds, and how many pairs are listed in all. */
+const pageOfPairsSchema = v.object({ page: v.number(), page_size: v.number(), total: v.number() });
+export type PageOfPairs = v.InferOutput<typeof pageOfPairsSchema>;
+
+const previewPageSchema = v.object({ pairs: v.array(previewPairSchema), ...pageOfPairsSchema.entries });
+export type PreviewPage = v.InferOutput<typeof previewPageSchema>;
+
 const statsSchema = v.object({
   id: v.string(),
   name: v.string(),
@@ -94,7 +112,11 @@ const statsSchema = v.object({
   hidden_pairs: v.optional(v.array(v.object({ id: v.string(), english: v.string(), swedish: v.string() })), []),
   /** Started cards due on each of the next 7 days (additive). */
   due_forecast: v.optional(v.array(v.number()), []),
-  pairs: v.array(flashcardPairSchema),
+  /** The spec's pairs: the preview's first page (decision 0039); `pairs_page` says which page and of how many pairs. */
+  pairs: v.array(previewPairSchema),
+  pairs_page: pageOfPairsSchema,
+  /** The doubtful pairs among those the learner studies (additive). */
+  doubtful_count: v.number(),
 });
 export type GroupStats = v.InferOutput<typeof statsSchema>;
 
@@ -141,6 +163,23 @@ export function pairsSearchParameters(query: PairsQuery): URLSearchParams {
   if (query.endIndex !== undefined) parameters.set("endIndex", String(query.endIndex));
   return parameters;
 }
+
+/** Which page of the setup's preview to load: its number (from 1), its size, and whether only doubtful pairs are listed. */
+export interface PreviewQuery {
+  page: number;
+  pageSize: number;
+  onlyDoubtful: boolean;
+}
+
+/** The preview call's search parameters; `only_doubtful` only when asked. */
+export function previewSearchParameters(query: PreviewQuery): URLSearchParams {
+  const parameters = new URLSearchParams({ page: String(query.page), page_size: String(query.pageSize) });
+  if (query.onlyDoubtful) parameters.set("only_doubtful", "1");
+  return parameters;
+}
+
+/** The window and range whose available cards the setup counts (the pairs call's query without mode). */
+export type AvailableCardsQuery = Omit<PairsQuery, "mode">;
 
 export interface UploadSubtitlesInput {
   swedish: File;
@@ -223,6 +262,19 @@ export function createStudyClient({ api, csrfHeaders }: SiteHttp, { createUpload
         v.object({ pairs: v.array(flashcardPairSchema) }),
         STUDY_ERROR_MESSAGES.loadPairs,
       ),
+    /** A page of the setup's preview; a page past the last answers the last one. */
+    loadPreviewPage: (groupId: string, query: PreviewQuery) =>
+      call(
+        () => api.get(`/api/subtitle-groups/${encodeURIComponent(groupId)}/preview/`, { searchParams: previewSearchParameters(query) }),
+        previewPageSchema,
+        STUDY_ERROR_MESSAGES.loadPairs,
+      ),
+    /** How many cards the pairs call would answer for this range and window (the setup's "cards available"). */
+    countAvailableCards: (groupId: string, query: AvailableCardsQuery) => {
+      const searchParams = pairsSearchParameters({ mode: "study", ...query });
+      searchParams.delete("mode");
+      return call(() => api.get(`/api/subtitle-groups/${encodeURIComponent(groupId)}/available-cards/`, { searchParams }), v.object({ available: v.number() }), STATS_ERROR_MESSAGE);
+    },
     ratePair: (pairId: string, isCorrect: boolean) =>
       call(() => api.post(`/api/subtitle-pairs/${encodeURIComponent(pairId)}/rate/`, { json: { is_correct: isCorrect } }), rateSchema, RATE_ERROR_MESSAGE),
     editPair: (pairId: string, sides: { english?: string; swedish?: string }) =>
