@@ -47,27 +47,41 @@ export function createFakeStudyApi(options: FakeStudyApiOptions = {}): StudyClie
   }));
   const hidden = new Set<string>();
   const count = (predicate: (pair: FakePair) => boolean) => pairs.filter(predicate).length;
-  const stats = () => ({
-    id: "film",
-    name: "Morning Train",
-    is_public: true,
-    is_owner: options.isOwner ?? true,
-    can_export: options.canExport ?? true,
-    total: pairs.length,
-    not_started: count((pair) => !pair.started),
-    in_progress: count((pair) => pair.started && pair.box < 5),
-    memorized: count((pair) => pair.box === 5),
-    box_distribution: { box1: count((pair) => pair.started && pair.box === 1), box2: count((pair) => pair.box === 2), box3: count((pair) => pair.box === 3), box4: count((pair) => pair.box === 4) },
-    total_reviews: 0,
-    accuracy: 0,
-    reviewing: count((pair) => pair.started),
-    learned: count((pair) => pair.box === 5),
-    dueToday: count((pair) => pair.started && pair.box === 1),
-    anonymous_limit_reached: options.anonymousLimitReached ?? false,
-    due_forecast: [count((pair) => pair.started && pair.box === 1), count((pair) => pair.box === 2), 0, count((pair) => pair.box === 3), 0, 0, 0],
-    pairs: pairs.filter((pair) => !hidden.has(pair.id)).map(({ id, english, swedish, box, confidence }) => ({ id, english, swedish, current_box: box, confidence })),
-    hidden_pairs: pairs.filter((pair) => hidden.has(pair.id)).map(({ id, english, swedish }) => ({ id, english, swedish })),
-  });
+  const isDoubtful = (pair: { confidence: number }) => pair.confidence < 0.5;
+  // The pairs the learner studies, numbered in film order, as the preview lists them.
+  const studied = () =>
+    pairs.filter((pair) => !hidden.has(pair.id)).map(({ id, english, swedish, box, confidence }, index) => ({ id, english, swedish, current_box: box, confidence, number: index + 1 }));
+  const previewPage = (page: number, pageSize: number, onlyDoubtful: boolean) => {
+    const listed = studied().filter((pair) => !onlyDoubtful || isDoubtful(pair));
+    const shownPage = Math.min(page, Math.max(1, Math.ceil(listed.length / pageSize)));
+    return { pairs: listed.slice((shownPage - 1) * pageSize, shownPage * pageSize), page: shownPage, page_size: pageSize, total: listed.length };
+  };
+  const stats = () => {
+    const { pairs: firstPage, ...firstPageOf } = previewPage(1, 10, false);
+    return {
+      id: "film",
+      name: "Morning Train",
+      is_public: true,
+      is_owner: options.isOwner ?? true,
+      can_export: options.canExport ?? true,
+      total: pairs.length,
+      not_started: count((pair) => !pair.started),
+      in_progress: count((pair) => pair.started && pair.box < 5),
+      memorized: count((pair) => pair.box === 5),
+      box_distribution: { box1: count((pair) => pair.started && pair.box === 1), box2: count((pair) => pair.box === 2), box3: count((pair) => pair.box === 3), box4: count((pair) => pair.box === 4) },
+      total_reviews: 0,
+      accuracy: 0,
+      reviewing: count((pair) => pair.started),
+      learned: count((pair) => pair.box === 5),
+      dueToday: count((pair) => pair.started && pair.box === 1),
+      anonymous_limit_reached: options.anonymousLimitReached ?? false,
+      due_forecast: [count((pair) => pair.started && pair.box === 1), count((pair) => pair.box === 2), 0, count((pair) => pair.box === 3), 0, 0, 0],
+      pairs: firstPage,
+      pairs_page: firstPageOf,
+      doubtful_count: count((pair) => !hidden.has(pair.id) && isDoubtful(pair)),
+      hidden_pairs: pairs.filter((pair) => hidden.has(pair.id)).map(({ id, english, swedish }) => ({ id, english, swedish })),
+    };
+  };
   const line = (index: number) => {
     const pair = pairs[index];
     return pair ? { english: pair.english, swedish: pair.swedish } : null;
@@ -77,9 +91,17 @@ export function createFakeStudyApi(options: FakeStudyApiOptions = {}): StudyClie
     createSiteHttp({
       fetch: async (input, init) => {
       const request = input instanceof Request ? input : new Request(input, init);
-      const path = new URL(request.url).pathname;
+      const url = new URL(request.url);
+      const path = url.pathname;
       const method = request.method;
       if (method === "GET" && path.endsWith("/stats/")) return json(stats());
+      if (method === "GET" && path.endsWith("/preview/")) {
+        return json(previewPage(Number(url.searchParams.get("page") ?? 1), Number(url.searchParams.get("page_size") ?? 10), url.searchParams.get("only_doubtful") === "1"));
+      }
+      if (method === "GET" && path.endsWith("/available-cards/")) {
+        const window = studied().slice(Number(url.searchParams.get("startIndex") ?? 1) - 1, Number(url.searchParams.get("endIndex") ?? pairs.length));
+        return json({ available: window.filter((pair) => pair.current_box === 5).length });
+      }
       if (method === "GET" && path.endsWith("/pairs/")) {
         const cardCount = Number(new URL(request.url).searchParams.get("cardCount") ?? 5);
         const selected = pairs.slice(0, cardCount);

@@ -17,7 +17,8 @@ const pairs = [
 const stats = {
   id: "g1", name: "Bron", is_public: true, is_owner: false, can_export: false, total: 2, not_started: 2, in_progress: 0, memorized: 0,
   box_distribution: { box1: 0, box2: 0, box3: 0, box4: 0 }, total_reviews: 0, accuracy: 0, reviewing: 0, learned: 0, dueToday: 0,
-  anonymous_limit_reached: false, hidden_pairs: [], due_forecast: [0, 0, 0, 0, 0, 0, 0], pairs,
+  anonymous_limit_reached: false, hidden_pairs: [], due_forecast: [0, 0, 0, 0, 0, 0, 0],
+  pairs: pairs.map((pair, index) => ({ ...pair, confidence: 1, number: index + 1 })), pairs_page: { page: 1, page_size: 10, total: 2 }, doubtful_count: 0,
 };
 
 function fakeStudyClient(overrides: Partial<Record<keyof StudyClient, unknown>> = {}): StudyClient {

@@ -1,4 +1,4 @@
-import { Fragment, useId, useMemo, useState } from "react";
+import { Fragment, useId, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { Link, useNavigate } from "react-router";
 import { FormGeneralErrors } from "../account/AccountFormField.tsx";
@@ -7,7 +7,7 @@ import { useAuthStatus } from "@atelier/auth/react";
 import { Button, ConfirmDialog, Pagination, Slider, Spinner } from "@atelier/ui";
 import { cardCountOptions, DEFAULT_SETUP, PREVIEW_PAGE_SIZES, type SessionConfig, type SessionMode } from "@atelier/leitner";
 import { PairEditor, usePairDeletionWithUndo } from "./PairFixes.tsx";
-import { groupExportPath, isDoubtfulPair, type GroupStats, type StudyClient, type StudyResult } from "@atelier/site-api";
+import { groupExportPath, isDoubtfulPair, type GroupStats, type PreviewPage, type PreviewQuery, type StudyClient, type StudyResult } from "@atelier/site-api";
 import { useStudyClient } from "./study-client.ts";
 import { useStudyDirection } from "./study-preferences.ts";
 import { BoxDistributionChart, BoxStars, DoubtfulPairMark, DueForecastChart, StudyStatsCards } from "./StudyStats.tsx";
@@ -40,23 +40,65 @@ export function StudySetupLoading() {
   );
 }
 
-/** How many cards of the chosen type the From–To window can hold: the type's count, at most the window's size. */
-export function availableCardCount(stats: Pick<GroupStats, "not_started" | "in_progress" | "memorized" | "pairs">, range: SetupRange, from: number, to: number): number {
-  if (range === "memorized") return stats.pairs.slice(from - 1, to).filter((pair) => pair.current_box === 5).length;
-  const count = range === "new" ? stats.not_started : stats.in_progress;
+/**
+ * How many cards of the chosen type the From–To window can hold: new and in-progress, the type's count at most the
+ * window's size; memorized, the group's count for the whole group, and for a narrower window the server's count
+ * (`memorizedInWindow`; until it arrives, the type's count at most the window's size).
+ */
+export function availableCardCount(
+  stats: Pick<GroupStats, "not_started" | "in_progress" | "memorized" | "total">,
+  range: SetupRange,
+  from: number,
+  to: number,
+  memorizedInWindow?: number,
+): number {
+  if (range === "memorized" && !(from <= 1 && to >= stats.total) && memorizedInWindow !== undefined) return memorizedInWindow;
+  const count = range === "new" ? stats.not_started : range === "in-progress" ? stats.in_progress : stats.memorized;
   return Math.max(0, Math.min(count, to - from + 1));
+}
+
+/** The loader's stats hold the preview's first page in the default size; every other page is asked for when shown. */
+function isLoadersPage(stats: GroupStats, query: PreviewQuery): boolean {
+  return query.page === 1 && query.pageSize === stats.pairs_page.page_size && !query.onlyDoubtful;
 }
 
 function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () => void }) {
   const client = useStudyClient();
-  const { pairs } = stats;
   const id = useId();
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_SETUP.previewPageSize);
-  const [page, setPage] = useState(1);
-  const [onlyDoubtful, setOnlyDoubtful] = useState(false);
+  const [query, setQuery] = useState<PreviewQuery>({ page: 1, pageSize: DEFAULT_SETUP.previewPageSize, onlyDoubtful: false });
+  const [fetched, setFetched] = useState<PreviewPage>();
+  const [loading, setLoading] = useState(false);
+  const latestRequest = useRef(0);
   const [editing, setEditing] = useState<string>();
   const [actionError, setActionError] = useState<string>();
-  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(onChanged);
+  // Other pages come from the server as the learner pages, filters or resizes (issue 16): only the latest answer is
+  // shown, and the rows shown before stay until it arrives.
+  const show = async (next: PreviewQuery) => {
+    setQuery(next);
+    const request = ++latestRequest.current;
+    if (isLoadersPage(stats, next)) {
+      setLoading(false);
+      setFetched(undefined);
+      return;
+    }
+    setLoading(true);
+    const result = await client.loadPreviewPage(stats.id, next);
+    if (request !== latestRequest.current) return;
+    setLoading(false);
+    if (result.status === "error") {
+      setActionError(result.message);
+      return;
+    }
+    // A page past the last (pairs were deleted or hidden meanwhile) is answered with the last page.
+    setQuery({ ...next, page: result.data.page });
+    setFetched(result.data);
+  };
+  // After a change the loader brings the first page again, and the page shown is asked for again.
+  const changed = () => {
+    onChanged();
+    void show(query);
+  };
+  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo(changed);
   // A keyboard user's focus goes back to the row's button when its editor closes or its deletion is undone, and to
   // Undo when a pair is deleted, instead of being dropped on the page's body: the change is rendered at once so that
   // the control is there to take it.
@@ -64,16 +106,14 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
     flushSync(change);
     document.getElementById(`${id}-${control}-${pairId}`)?.focus();
   };
-  // Each pair keeps its number in the film, also when only the doubtful ones are listed.
-  const numbered = useMemo(() => pairs.map((pair, index) => ({ pair, number: index + 1 })), [pairs]);
-  const doubtfulCount = useMemo(() => pairs.filter(isDoubtfulPair).length, [pairs]);
-  const listed = onlyDoubtful ? numbered.filter(({ pair }) => isDoubtfulPair(pair)) : numbered;
-  const pageCount = Math.max(1, Math.ceil(listed.length / pageSize));
-  const currentPage = Math.min(page, pageCount);
-  const shown = listed.slice((currentPage - 1) * pageSize, currentPage * pageSize);
+  const doubtfulCount = stats.doubtful_count;
+  const pageCount = Math.max(1, Math.ceil((query.onlyDoubtful ? doubtfulCount : stats.pairs_page.total) / query.pageSize));
+  const currentPage = Math.min(query.page, pageCount);
+  // Each pair keeps its number in the film (the server's), also when only the doubtful ones are listed.
+  const shown = isLoadersPage(stats, query) ? stats.pairs : (fetched?.pairs ?? stats.pairs);
   const hideOrShow = async (change: Promise<StudyResult<unknown>>) => {
     const result = await change;
-    if (result.status === "ok") onChanged();
+    if (result.status === "ok") changed();
     else setActionError(result.message);
   };
   return (
@@ -82,14 +122,7 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
         <h2 id={`${id}-heading`}>Preview Cards</h2>
         <div className="form-field form-field--inline">
           <label htmlFor={`${id}-size`}>Cards per page</label>
-          <select
-            id={`${id}-size`}
-            value={pageSize}
-            onChange={(event) => {
-              setPageSize(Number(event.target.value));
-              setPage(1);
-            }}
-          >
+          <select id={`${id}-size`} value={query.pageSize} onChange={(event) => void show({ ...query, page: 1, pageSize: Number(event.target.value) })}>
             {PREVIEW_PAGE_SIZES.map((size) => (
               <option key={size} value={size}>
                 {size}
@@ -102,19 +135,16 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
         <input
           id={`${id}-doubtful`}
           type="checkbox"
-          checked={onlyDoubtful}
-          disabled={doubtfulCount === 0 && !onlyDoubtful}
-          onChange={(event) => {
-            setOnlyDoubtful(event.target.checked);
-            setPage(1);
-          }}
+          checked={query.onlyDoubtful}
+          disabled={doubtfulCount === 0 && !query.onlyDoubtful}
+          onChange={(event) => void show({ ...query, page: 1, onlyDoubtful: event.target.checked })}
         />
         <label htmlFor={`${id}-doubtful`}>
           Check doubtful pairs ({doubtfulCount} {doubtfulCount === 1 ? "pair" : "pairs"})
         </label>
       </div>
       <FormGeneralErrors errors={actionError ? [actionError] : []} />
-      <table className="preview-table">
+      <table className="preview-table" aria-busy={loading || undefined}>
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -127,16 +157,16 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
           </tr>
         </thead>
         <tbody>
-          {shown.map(({ pair, number }) =>
+          {shown.map((pair) =>
             pair.id === pendingDeletion ? (
               <tr key={pair.id} className="preview-table__deleted">
                 <td colSpan={5}>
-                  <span role="status">Pair {number} deleted.</span>{" "}
+                  <span role="status">Pair {pair.number} deleted.</span>{" "}
                   <Button
                     id={`${id}-undo-${pair.id}`}
                     size="small"
                     variant="ghost"
-                    aria-label={`Undo deleting pair ${number}`}
+                    aria-label={`Undo deleting pair ${pair.number}`}
                     onClick={() => changeThenFocus(undoDeletion, pair.id, "fix")}
                   >
                     Undo
@@ -147,7 +177,7 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
               <Fragment key={pair.id}>
                 <tr data-doubtful={isDoubtfulPair(pair) ? "" : undefined}>
                   <td>
-                    {number}
+                    {pair.number}
                     {isDoubtfulPair(pair) ? <DoubtfulPairMark /> : null}
                   </td>
                   <td lang="en">{pair.english}</td>
@@ -162,13 +192,13 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
                         size="small"
                         variant="ghost"
                         aria-expanded={editing === pair.id}
-                        aria-label={`Fix pair ${number}`}
+                        aria-label={`Fix pair ${pair.number}`}
                         onClick={() => setEditing(editing === pair.id ? undefined : pair.id)}
                       >
                         Fix
                       </Button>
                     ) : (
-                      <Button size="small" variant="ghost" aria-label={`Hide pair ${number}`} onClick={() => void hideOrShow(client.hidePair(pair.id))}>
+                      <Button size="small" variant="ghost" aria-label={`Hide pair ${pair.number}`} onClick={() => void hideOrShow(client.hidePair(pair.id))}>
                         Hide
                       </Button>
                     )}
@@ -178,11 +208,11 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
                   <tr className="preview-table__editor">
                     <td colSpan={5}>
                       <PairEditor
-                        pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number, isLast: number === pairs.length }}
+                        pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number: pair.number, isLast: pair.number === stats.total }}
                         onCancel={() => changeThenFocus(() => setEditing(undefined), pair.id, "fix")}
                         onDone={() => {
                           changeThenFocus(() => setEditing(undefined), pair.id, "fix");
-                          onChanged();
+                          changed();
                         }}
                         onDelete={() =>
                           changeThenFocus(
@@ -203,7 +233,7 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
           )}
         </tbody>
       </table>
-      <Pagination currentPage={currentPage} pageCount={pageCount} onPageChange={setPage} navigationLabel="Preview pages" />
+      <Pagination currentPage={currentPage} pageCount={pageCount} onPageChange={(page) => void show({ ...query, page })} navigationLabel="Preview pages" />
       {stats.hidden_pairs.length > 0 ? (
         <details className="hidden-pairs">
           <summary>Hidden pairs ({stats.hidden_pairs.length})</summary>
@@ -264,8 +294,27 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
   const [resetOpen, setResetOpen] = useState(false);
   const [direction, setDirection] = useStudyDirection();
   const [resetPending, setResetPending] = useState(false);
+  const [memorizedInWindow, setMemorizedInWindow] = useState<{ from: number; to: number; available: number }>();
+  const latestCount = useRef(0);
 
-  const available = availableCardCount(stats, range, from, Math.min(to, stats.total));
+  // The memorized cards of a narrower window are counted by the server (issue 16: the stats no longer hold every pair),
+  // asked for as the learner chooses the type or moves a slider; only the latest answer counts.
+  const countMemorizedInWindow = async (nextRange: SetupRange, nextFrom: number, nextTo: number) => {
+    const request = ++latestCount.current;
+    if (nextRange !== "memorized" || (nextFrom <= 1 && nextTo >= stats.total)) return;
+    const result = await studyClient.countAvailableCards(groupId, { range: "memorized", startIndex: nextFrom, endIndex: nextTo });
+    if (request !== latestCount.current) return;
+    if (result.status === "ok") setMemorizedInWindow({ from: nextFrom, to: nextTo, available: result.data.available });
+    else console.error(result.message);
+  };
+  const chooseWindow = (nextFrom: number, nextTo: number) => {
+    setFrom(nextFrom);
+    setTo(nextTo);
+    void countMemorizedInWindow(range, nextFrom, nextTo);
+  };
+
+  const countedWindow = memorizedInWindow?.from === from && memorizedInWindow.to === to ? memorizedInWindow.available : undefined;
+  const available = availableCardCount(stats, range, from, Math.min(to, stats.total), countedWindow);
   const options = useMemo(() => cardCountOptions(available), [available]);
   const cardCount = options.includes(chosenCardCount) ? chosenCardCount : (options.at(-1) ?? 0);
 
@@ -280,6 +329,7 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
     setResetPending(false);
     setResetOpen(false);
     if (result.status === "error") console.error(result.message);
+    else setMemorizedInWindow({ from, to, available: 0 });
     onReset();
   };
 
@@ -306,7 +356,17 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
           <legend>Card Type</legend>
           {CARD_TYPES.map((type) => (
             <div key={type.value} className="form-field form-field--checkbox">
-              <input id={`${id}-${type.value}`} type="radio" name="card-type" value={type.value} checked={range === type.value} onChange={() => setRange(type.value)} />
+              <input
+                id={`${id}-${type.value}`}
+                type="radio"
+                name="card-type"
+                value={type.value}
+                checked={range === type.value}
+                onChange={() => {
+                  setRange(type.value);
+                  void countMemorizedInWindow(type.value, from, to);
+                }}
+              />
               <label htmlFor={`${id}-${type.value}`}>{type.label}</label>
             </div>
           ))}
@@ -344,17 +404,14 @@ function SetupForm({ groupId, stats, onReset }: { groupId: string; stats: GroupS
 
         <div className="study-range" role="group" aria-labelledby={`${id}-range`}>
           <h3 id={`${id}-range`}>Study by Range</h3>
-          <Slider label="From" min={1} max={total} value={Math.min(from, to)} onValueChange={(value) => setFrom(Math.min(value, to))} disabled={stats.total === 0} />
+          <Slider label="From" min={1} max={total} value={Math.min(from, to)} onValueChange={(value) => chooseWindow(Math.min(value, to), to)} disabled={stats.total === 0} />
           <Slider
             label="To"
             min={1}
             max={total}
             value={to}
-            onValueChange={(value) => {
-              setTo(value);
-              // The From slider is capped at To (spec §5).
-              setFrom((current) => Math.min(current, value));
-            }}
+            // The From slider is capped at To (spec §5).
+            onValueChange={(value) => chooseWindow(Math.min(from, value), value)}
             disabled={stats.total === 0}
           />
         </div>
