@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useId, useReducer, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import {
@@ -28,6 +28,8 @@ import { useStudyDirection } from "./study-preferences.ts";
 import { ANONYMOUS_LIMIT_DIALOG } from "./study-meta.ts";
 import { BoxStars, DoubtfulPairMark, StudyStatsCards } from "./StudyStats.tsx";
 import { FilmContextLines } from "./FilmContextLines.tsx";
+import { SessionSummaryPanel } from "./SessionSummaryPanel.tsx";
+import { usePairDeletionWithUndo } from "./pair-deletion-with-undo.ts";
 
 function openAnonymousLimitDialog() {
   useLoginModalStore.getState().open({ title: ANONYMOUS_LIMIT_DIALOG.title, description: ANONYMOUS_LIMIT_DIALOG.description });
@@ -104,9 +106,6 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
   const firstCardsRequested = useRef(false);
   const [answers, setAnswers] = useState<SessionAnswer[]>([]);
   const [summaryState, setSummaryState] = useState<"hidden" | "shown" | "dismissed">("hidden");
-  /** A deleted pair stays restorable for a few seconds before the server is told (issue 13: delete with undo). */
-  const [pendingDeletion, setPendingDeletion] = useState<{ pair: FlashcardPair; index: number } | undefined>();
-  const pendingDeletionRef = useRef<typeof pendingDeletion>(undefined);
   const [direction] = useStudyDirection();
   const [contextOpen, setContextOpen] = useState(false);
   const { canSpeak, speak } = useReadAloud();
@@ -201,51 +200,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
     }
   };
 
-  const sendDeletion = useCallback(
-    async (pairId: string) => {
-      const result = await studyClient.deletePair(pairId);
-      if (result.status === "ok") reload();
-      else setActionError(result.message);
-    },
-    [reload, studyClient],
-  );
-
-  const deletePair = () => {
-    if (!card) return;
-    if (pendingDeletionRef.current) void sendDeletion(pendingDeletionRef.current.pair.id);
-    const deletion = { pair: card, index: state.index };
-    pendingDeletionRef.current = deletion;
-    setPendingDeletion(deletion);
-    dispatch({ type: "pair-deleted", pairId: card.id });
-  };
-
-  const undoDeletion = useCallback(() => {
-    const deletion = pendingDeletionRef.current;
-    if (!deletion) return;
-    pendingDeletionRef.current = undefined;
-    setPendingDeletion(undefined);
-    dispatch({ type: "pair-restored", pair: deletion.pair, index: deletion.index });
-  }, []);
-
-  // The server hears of a deletion once its undo has run out, or when the learner leaves the screen. The timer runs
-  // from the deletion alone: a render in between (a new `reload` from the route) must not start it again.
-  const sendDeletionAfterUndo = useEffectEvent((deletion: { pair: FlashcardPair }) => {
-    if (pendingDeletionRef.current !== deletion) return;
-    pendingDeletionRef.current = undefined;
-    setPendingDeletion(undefined);
-    void sendDeletion(deletion.pair.id);
-  });
-  useEffect(() => {
-    if (!pendingDeletion) return;
-    const timer = window.setTimeout(() => sendDeletionAfterUndo(pendingDeletion), 6_000);
-    return () => window.clearTimeout(timer);
-  }, [pendingDeletion]);
-  useEffect(
-    () => () => {
-      if (pendingDeletionRef.current) void studyClient.deletePair(pendingDeletionRef.current.pair.id);
-    },
-    [studyClient],
-  );
+  const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo({ studyClient, dispatch, reload, onError: setActionError });
 
   const summary = summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
   const everyCardAnswered = state.cards.length > 0 && summary.answered >= state.cards.length;
@@ -365,32 +320,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
       ) : null}
 
       {summaryState === "shown" && state.status === "active" ? (
-        <section className="study-summary" aria-labelledby={`${headingId}-summary`}>
-          <h2 id={`${headingId}-summary`}>Session summary</h2>
-          <dl className="study-summary__figures">
-            <div>
-              <dt>Right</dt>
-              <dd>{summary.right}</dd>
-            </div>
-            <div>
-              <dt>Again</dt>
-              <dd>{summary.again}</dd>
-            </div>
-            <div>
-              <dt>Moved up a box</dt>
-              <dd>{summary.movedUp}</dd>
-            </div>
-            <div>
-              <dt>Back to box 1</dt>
-              <dd>{summary.movedDown}</dd>
-            </div>
-          </dl>
-          {summary.nextDueInDays !== undefined ? <p>The first of these cards comes back {describeReviewDelay(summary.nextDueInDays)}.</p> : null}
-          <div className="study-actions">
-            <Button onClick={() => setSummaryState("dismissed")}>Keep going</Button>
-            {backToConfig}
-          </div>
-        </section>
+        <SessionSummaryPanel headingId={`${headingId}-summary`} summary={summary} backToConfig={backToConfig} onKeepGoing={() => setSummaryState("dismissed")} />
       ) : null}
 
       {card && summaryState !== "shown" ? (
@@ -421,7 +351,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
             <details className="flashcard-menu">
               <summary aria-label="More actions for this card">More</summary>
               <div className="flashcard-menu__items">
-                <Button size="small" variant="ghost" onClick={deletePair}>
+                <Button size="small" variant="ghost" onClick={() => deletePair(card, state.index)}>
                   Delete pair
                 </Button>
               </div>
