@@ -5,6 +5,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseSchema } from "./schema.ts";
 import { logger } from "../logging/logger.ts";
+import { registerPostgresPool } from "./postgres-one-round-trip.ts";
+import { registerSqliteConnection } from "./prepared-query.ts";
 
 export type DatabaseEngine = "sqlite" | "postgresql";
 
@@ -44,6 +46,7 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
     pool.on("error", (error) => logger.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
     pool.on("connect", (client) => client.on("error", () => {}));
     const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+    registerPostgresPool(database, pool);
     const url = new URL(options.databaseUrl);
     url.password = "";
     return { database, engine: "postgresql", location: url.toString(), close: () => database.destroy() };
@@ -53,9 +56,18 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
   const sqlite = new SqliteDatabase(filePath);
   // WAL lets readers proceed while a write is in progress; busy_timeout waits instead of failing under a second process.
   sqlite.pragma("journal_mode = WAL");
+  // In WAL mode NORMAL syncs the log at checkpoints, not at every commit (decision 0036): an fsync took 1–3 ms here,
+  // more than a whole rating. A crash of the process loses nothing; a power cut may lose the last commits, never
+  // the database.
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // 64 MiB of pages kept (2 MiB by default): a study group's records and pairs stay in memory between requests
+  // (ratings 5–8 % faster in the study bench); filled only as pages are read.
+  sqlite.pragma("cache_size = -65536");
+  const cached = withStatementCache(sqlite);
+  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cached }) });
+  registerSqliteConnection(database, cached);
   return { database, engine: "sqlite", location: filePath, close: () => database.destroy() };
 }
 
@@ -70,7 +82,7 @@ const maximumCachedStatements = 500;
 function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return new Proxy(sqlite, {
-    get(target, property, receiver) {
+    get(target, property) {
       if (property === "prepare") {
         return (sql: string) => {
           let statement = statements.get(sql);
@@ -82,7 +94,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
           return statement;
         };
       }
-      const value = Reflect.get(target, property, receiver);
+      const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type Transaction } from "kysely";
+import { prepareQuery } from "./prepared-query.ts";
 import type { DatabaseSchema } from "./schema.ts";
 
 /**
@@ -15,5 +16,7 @@ import type { DatabaseSchema } from "./schema.ts";
  */
 export async function lockForTheRestOfTransaction(transaction: Transaction<DatabaseSchema> | Kysely<DatabaseSchema>, key: string): Promise<void> {
   if (!(transaction.getExecutor().adapter instanceof PostgresAdapter)) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(transaction);
+  await takeAdvisoryLock.execute(transaction, key);
 }
+
+const takeAdvisoryLock = prepareQuery("advisory-lock", (database, key: string) => database.selectNoFrom(sql<void>`pg_advisory_xact_lock(hashtextextended(${key}, 0))`.as("locked")));

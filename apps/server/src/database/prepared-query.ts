@@ -1,0 +1,113 @@
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from "kysely";
+import type SqliteDatabase from "better-sqlite3";
+import { postgresPoolOf } from "./postgres-one-round-trip.ts";
+import type { DatabaseSchema } from "./schema.ts";
+
+type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+/** Stands for the n-th value of a prepared query while it is compiled; replaced by the value at each run. */
+class Placeholder {
+  constructor(readonly index: number) {}
+}
+
+const maximumValues = 20;
+
+/** The one better-sqlite3 connection (with its statement cache) behind each SQLite database `openDatabase` opened. */
+const sqliteConnections = new WeakMap<object, SqliteDatabase.Database>();
+
+/** For `openDatabase`: prepared queries on this database may run on its connection directly. */
+export function registerSqliteConnection(database: Kysely<DatabaseSchema>, connection: SqliteDatabase.Database): void {
+  sqliteConnections.set(database, connection);
+}
+
+/**
+ * The SQLite connection of a database opened by `openDatabase`, when nothing else is using it: better-sqlite3 runs a
+ * statement synchronously, so between two turns of Kysely's connection lock the connection is free, unless a
+ * transaction has begun there and awaits its next statement (then Kysely's lock must be waited for, and its
+ * uncommitted rows must not be seen). `undefined` on PostgreSQL, for a transaction, or while one is open.
+ */
+export function freeSqliteConnectionOf(executor: object): SqliteDatabase.Database | undefined {
+  // A transaction is another object than its database, so it never has a connection here.
+  const connection = sqliteConnections.get(executor);
+  return connection !== undefined && !connection.inTransaction ? connection : undefined;
+}
+
+/** Runs prepared queries synchronously inside a SQLite transaction (`runInSharedSqliteTransaction`). */
+export type HeldSqliteTransaction = {
+  run<Values extends readonly unknown[], Row>(query: PreparedQuery<Values, Row>, ...values: Values): QueryResult<Row>;
+};
+
+/** Lets `work` run prepared queries on the SQLite connection of `database`, synchronously, inside a transaction it holds. */
+export function sqliteTransactionOn(database: Kysely<DatabaseSchema>, connection: SqliteDatabase.Database): HeldSqliteTransaction {
+  return { run: (query, ...values) => query.executeOn(database, connection, ...values) };
+}
+
+/** The SQLite connection registered for `database` (see `registerSqliteConnection`), free or not. */
+export function sqliteConnectionOf(database: object): SqliteDatabase.Database | undefined {
+  return sqliteConnections.get(database);
+}
+
+export type PreparedQuery<Values extends readonly unknown[], Row> = {
+  /** The rows of one run with these values, on the database or inside a transaction. */
+  execute(executor: Executor, ...values: Values): Promise<QueryResult<Row>>;
+  /** One run on the SQLite connection of `database`, synchronously, by whoever holds it (`sqliteTransactionOn`). */
+  executeOn(database: Kysely<DatabaseSchema>, connection: SqliteDatabase.Database, ...values: Values): QueryResult<Row>;
+};
+
+let preparedQueryCount = 0;
+
+/**
+ * A query built and compiled once per SQL dialect and run many times with new values: building and compiling a Kysely
+ * query costs more than the indexed read it runs, and the hottest calls (the session, a rating) run a few such reads.
+ * `build` receives stand-ins for the values and must use each where the query takes a value (never as an identifier,
+ * a list or a limit: those become part of the SQL text), at most 20 of them.
+ *
+ * Outside a transaction, it runs on the driver itself rather than through Kysely (which costs about ten promises and
+ * a query compilation a run): on SQLite as a statement prepared once on the free connection, on PostgreSQL as a named
+ * statement, which each connection parses and plans once. Inside a transaction it runs through Kysely.
+ *
+ * @example
+ * const findUser = prepareQuery("find-user", (database, userId: string) => database.selectFrom("identity_user").selectAll().where("id", "=", userId));
+ * const { rows } = await findUser.execute(database, "6c1e…");
+ */
+export function prepareQuery<Values extends readonly unknown[], Row>(
+  name: string,
+  build: (database: Kysely<DatabaseSchema>, ...values: Values) => Compilable<Row>,
+): PreparedQuery<Values, Row> {
+  preparedQueryCount += 1;
+  const statementName = `atelier_${name.replaceAll(/[^a-z0-9]+/gu, "_")}_${preparedQueryCount}`;
+  const compiledByAdapter = new Map<unknown, CompiledQuery<Row>>();
+  const compile = (executor: Executor): CompiledQuery<Row> => {
+    // The adapter's class stands for the dialect: the same SQL serves every database and transaction of that engine.
+    const adapter = executor.getExecutor().adapter;
+    let compiled = compiledByAdapter.get(adapter.constructor);
+    if (compiled === undefined) {
+      const placeholders = Array.from({ length: maximumValues }, (_, index) => new Placeholder(index)) as unknown as Values;
+      compiled = build(executor, ...placeholders).compile();
+      compiledByAdapter.set(adapter.constructor, compiled);
+    }
+    return compiled;
+  };
+  const bind = (compiled: CompiledQuery<Row>, values: Values) => compiled.parameters.map((parameter) => (parameter instanceof Placeholder ? values[parameter.index] : parameter));
+  const runOnSqlite = (connection: SqliteDatabase.Database, compiled: CompiledQuery<Row>, values: Values): QueryResult<Row> => {
+    const statement = connection.prepare(compiled.sql);
+    if (statement.reader) return { rows: statement.all(bind(compiled, values)) as Row[] };
+    return { rows: [], numAffectedRows: BigInt(statement.run(bind(compiled, values)).changes) };
+  };
+  return {
+    async execute(executor, ...values) {
+      const compiled = compile(executor);
+      const sqlite = freeSqliteConnectionOf(executor);
+      if (sqlite !== undefined) return runOnSqlite(sqlite, compiled, values);
+      const pool = postgresPoolOf(executor);
+      if (pool !== undefined) {
+        const result = await pool.query({ name: statementName, text: compiled.sql, values: bind(compiled, values) });
+        return { rows: result.rows as Row[], ...(result.command === "SELECT" ? {} : { numAffectedRows: BigInt(result.rowCount ?? 0) }) };
+      }
+      return executor.executeQuery<Row>(CompiledQuery.raw(compiled.sql, bind(compiled, values)) as CompiledQuery<Row>);
+    },
+    executeOn(database, connection, ...values) {
+      return runOnSqlite(connection, compile(database), values);
+    },
+  };
+}
