@@ -38,6 +38,14 @@ export function serializeUser(account: UserAccount): SerializedUser {
   };
 }
 
+export function toEmailAddress(row: { email: string; verified: number | string; is_primary: number | string }): EmailAddress {
+  return { email: row.email, verified: Number(row.verified) === 1, primary: Number(row.is_primary) === 1 };
+}
+
+export function toUserAccount(user: { id: string; password_hash: string | null; is_active: number | string }, emailAddresses: EmailAddress[]): UserAccount {
+  return { id: user.id, passwordHash: user.password_hash, isActive: Number(user.is_active) === 1, emailAddresses };
+}
+
 /**
  * Users and their e-mail addresses.
  *
@@ -56,7 +64,7 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
       .orderBy("created_at", "asc")
       .orderBy("email", "asc")
       .execute();
-    return rows.map((row) => ({ email: row.email, verified: Number(row.verified) === 1, primary: Number(row.is_primary) === 1 }));
+    return rows.map(toEmailAddress);
   }
 
   async function findById(userId: string): Promise<UserAccount | null> {
@@ -64,7 +72,7 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
     if (!user) {
       return null;
     }
-    return { id: user.id, passwordHash: user.password_hash, isActive: Number(user.is_active) === 1, emailAddresses: await listEmailAddresses(user.id) };
+    return toUserAccount(user, await listEmailAddresses(user.id));
   }
 
   async function setPrimaryEmail(userId: string, email: string): Promise<void> {

@@ -64,7 +64,7 @@ export function createIdentityEndpoint(deps: IdentityDependencies, client: Ident
 }
 
 export async function openRequest(deps: IdentityDependencies, c: Context, client: IdentityClient): Promise<IdentityRequest | "gone"> {
-  const { configuration, accounts, sessions, clock } = deps;
+  const { configuration, sessions, clock } = deps;
   const now = clock();
   const request: IdentityRequest = {
     c,
@@ -82,22 +82,25 @@ export async function openRequest(deps: IdentityDependencies, c: Context, client
   if (!token) {
     return request;
   }
-  const session = await sessions.findByToken(token, client, now);
-  if (!session) {
+  const found = await sessions.findByToken(token, client, now);
+  if (!found) {
     if (client === "app") {
       return "gone";
     }
     request.sessionEnded = true;
     return request;
   }
-  const pending = withoutExpiredPendingLogin(session.pending, now.getTime());
-  if (JSON.stringify(pending) !== JSON.stringify(session.pending)) {
-    session.pending = pending;
-    await sessions.savePending(session.id, pending);
+  const { session, account } = found;
+  // Most sessions have no pending flow: nothing can have expired.
+  if (Object.keys(session.pending).length > 0) {
+    const pending = withoutExpiredPendingLogin(session.pending, now.getTime());
+    if (JSON.stringify(pending) !== JSON.stringify(session.pending)) {
+      session.pending = pending;
+      await sessions.savePending(session.id, pending);
+    }
   }
   request.session = session;
   if (session.userId) {
-    const account = await accounts.findById(session.userId);
     if (!account || !account.isActive) {
       await sessions.delete(session.id);
       request.session = null;
@@ -194,7 +197,7 @@ export function toAuthenticatedUser(account: UserAccount, client: IdentityClient
 
 /** The signed-in user of a request (session cookie on browser paths, `X-Session-Token` otherwise), cached per request. */
 export async function getAuthenticatedUser(deps: IdentityDependencies, c: Context): Promise<AuthenticatedUser | null> {
-  const { accounts, sessions, clock, authenticatedUserCache } = deps;
+  const { sessions, clock, authenticatedUserCache } = deps;
   const cached = authenticatedUserCache.get(c.req.raw);
   if (cached !== undefined) {
     return cached;
@@ -205,10 +208,9 @@ export async function getAuthenticatedUser(deps: IdentityDependencies, c: Contex
   const token = headerToken ?? getCookie(c, sessionCookieName);
   let user: AuthenticatedUser | null = null;
   if (token) {
-    const session = await sessions.findByToken(token, client, now);
-    const account = session?.userId ? await accounts.findById(session.userId) : null;
-    if (session && account && account.isActive) {
-      user = toAuthenticatedUser(account, client, session.id);
+    const found = await sessions.findByToken(token, client, now);
+    if (found?.session.userId && found.account?.isActive) {
+      user = toAuthenticatedUser(found.account, client, found.session.id);
     }
   }
   authenticatedUserCache.set(c.req.raw, user);

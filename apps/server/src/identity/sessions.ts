@@ -1,6 +1,11 @@
 import { randomInt } from "node:crypto";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { sql } from "kysely";
+import { postgresPoolOf } from "../database/postgres-one-round-trip.ts";
+import { prepareQuery } from "../database/prepared-query.ts";
+import { batchPerTurn } from "../database/turn-batch.ts";
 import type { IdentitySessionTable } from "../database/schema.ts";
+import { toEmailAddress, toUserAccount, type UserAccount } from "./email-addresses.ts";
 import type { AuthenticationRecord, PendingState } from "./flows.ts";
 import { identityTimeouts } from "./flows.ts";
 import { createRandomToken, hashToken } from "./secrets.ts";
@@ -40,6 +45,32 @@ function toSessionState(row: IdentitySessionTable): SessionState {
   };
 }
 
+function selectSessionsWithAccounts(database: AtelierDatabase) {
+  return database
+    .selectFrom("identity_session as session")
+    .leftJoin("identity_user as account", "account.id", "session.user_id")
+    .leftJoin("identity_email_address as address", "address.user_id", "account.id")
+    .selectAll("session")
+    .select(["account.id as account_id", "account.password_hash", "account.is_active", "address.email", "address.verified", "address.is_primary"]);
+}
+
+/** A session with its user and the user's addresses, one row per address (in `listEmailAddresses`'s order). */
+const findSessionWithAccount = prepareQuery("session-with-account", (database, tokenHash: string) =>
+  selectSessionsWithAccounts(database).where("session.token_hash", "=", tokenHash).orderBy("address.is_primary", "desc").orderBy("address.created_at", "asc").orderBy("address.email", "asc"),
+);
+
+/** The same for several tokens at once (PostgreSQL's `= any` of an array), ordered by token and then as above. */
+const findSessionsWithAccounts = prepareQuery("sessions-with-accounts", (database, tokenHashes: readonly string[]) =>
+  selectSessionsWithAccounts(database)
+    .where(sql<boolean>`${sql.ref("session.token_hash")} = any(${tokenHashes})`)
+    .orderBy("session.token_hash")
+    .orderBy("address.is_primary", "desc")
+    .orderBy("address.created_at", "asc")
+    .orderBy("address.email", "asc"),
+);
+
+type SessionRow = Awaited<ReturnType<typeof findSessionWithAccount.execute>>["rows"][number];
+
 function serializePending(pending: PendingState): string | null {
   return Object.values(pending).some((value) => value !== undefined) ? JSON.stringify(pending) : null;
 }
@@ -57,6 +88,18 @@ function lifetimeSeconds(userId: string | null): number {
  */
 export function createSessionStore(options: { database: AtelierDatabase }) {
   const { database } = options;
+  // Every request of a signed-in visitor reads its session: on PostgreSQL the reads of one turn of the event loop go as
+  // one statement (`batchPerTurn`); SQLite reads in this process, where a statement costs less than batching.
+  const readSessionRows: (tokenHash: string) => Promise<SessionRow[]> =
+    postgresPoolOf(database) === undefined
+      ? async (tokenHash) => (await findSessionWithAccount.execute(database, tokenHash)).rows
+      : batchPerTurn(
+          async (tokenHashes: readonly string[]) => {
+            const { rows } = await findSessionsWithAccounts.execute(database, [...new Set(tokenHashes)]);
+            return tokenHashes.map((tokenHash) => rows.filter((row) => row.token_hash === tokenHash));
+          },
+          { maximumBatchSize: 100 },
+        );
 
   async function insert(input: { client: IdentityClient; userId: string | null; methods: AuthenticationRecord[]; pending: PendingState; ip: string; userAgent: string; now: Date }) {
     const token = createRandomToken();
@@ -91,16 +134,21 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
   return {
     create: insert,
 
-    /** The live session of a token, or `null` when it is unknown or expired. */
-    async findByToken(token: string, client: IdentityClient, now: Date): Promise<SessionState | null> {
+    /**
+     * The live session of a token, or `null` when it is unknown or expired, with its user's account: `null` for a
+     * session nobody signed into, or whose user is gone. One indexed read (every request of a signed-in visitor).
+     */
+    async findByToken(token: string, client: IdentityClient, now: Date): Promise<{ session: SessionState; account: UserAccount | null } | null> {
       if (token.length === 0 || token.length > 200) {
         return null;
       }
-      const row = await database.selectFrom("identity_session").selectAll().where("token_hash", "=", hashToken(token)).executeTakeFirst();
+      const rows = await readSessionRows(hashToken(token));
+      const row = rows[0];
       if (!row || row.client !== client || row.expires_at <= now.toISOString()) {
         return null;
       }
-      return toSessionState(row);
+      const account = row.account_id === null ? null : toUserAccount({ id: row.account_id, password_hash: row.password_hash, is_active: row.is_active ?? 0 }, rows.flatMap((address) => (address.email === null ? [] : [toEmailAddress({ email: address.email, verified: address.verified ?? 0, is_primary: address.is_primary ?? 0 })])));
+      return { session: toSessionState(row), account };
     },
 
     async savePending(sessionId: string, pending: PendingState): Promise<void> {
