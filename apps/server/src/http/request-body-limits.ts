@@ -101,13 +101,17 @@ function refuse(c: Context, tooLargeBody: Record<string, unknown>): Response {
 }
 
 async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: number, tooLargeBody: () => Record<string, unknown>): Promise<Response | void> {
-  const body = c.req.raw.body;
-  if (!body) return next();
+  // Asking for `body` makes @hono/node-server build a whole web Request (and read JSON through it rather than from the
+  // socket directly): only when the headers leave the size open. A GET or HEAD never has a body there.
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD") return next();
   const contentLength = c.req.header("content-length");
   if (contentLength !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
     // Node's parser never hands over more than the announced length, so the header is the body's size.
-    return Number(contentLength) > maximumBytes ? refuse(c, tooLargeBody()) : next();
+    return Number(contentLength) > maximumBytes && c.req.raw.body !== null ? refuse(c, tooLargeBody()) : next();
   }
+  const body = c.req.raw.body;
+  if (!body) return next();
 
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
