@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
 import type { DatabaseSchema } from "./schema.ts";
 
@@ -392,7 +392,87 @@ export const migrations: Record<string, Migration> = {
       await database.schema.dropIndex("study_progress_learner_group_box_due_counts_index").execute();
     },
   },
+  "0013-rating-writes": {
+    async up(database: Kysely<unknown>) {
+      const isPostgres = database.getExecutor().adapter instanceof PostgresAdapter;
+      // Each learner's memorized cards (box 5) across every group, which every rating answers and the anonymous limit
+      // reads (issue 16, decision 0036): counting the records cost a rating more the more a learner knew (0.8 ms at
+      // 20,000). Triggers keep it, so that no way of changing records (cascades included) can leave it behind: with
+      // the rate limit below, the only engine-specific SQL of the migrations, as triggers have no portable form.
+      await database.schema
+        .createTable("study_learner_memorized")
+        .addColumn("learner_key", "text", (column) => column.primaryKey())
+        .addColumn("memorized_count", "integer", (column) => column.notNull())
+        .execute();
+      for (const statement of isPostgres ? postgresMemorizedCountTriggers : sqliteMemorizedCountTriggers) {
+        await sql.raw(statement).execute(database);
+      }
+      await sql`insert into study_learner_memorized (learner_key, memorized_count)
+        select learner_key, count(*) from study_progress where box = ${sql.lit(memorizedBox)} group by learner_key`.execute(database);
+      // It served that count alone; the primary key (learner, pair) serves the learner's other reads. One index less
+      // for every rating to write.
+      await database.schema.dropIndex("study_progress_learner_box_index").execute();
+      // A rate limit's counts are worth nothing after a crash: unlogged, PostgreSQL writes them to no log, so their
+      // commit waits for no disk, and a learner's burst of study calls (one row) no longer queues behind fsyncs.
+      if (isPostgres) await sql`alter table rate_limit_window set unlogged`.execute(database);
+    },
+    async down(database: Kysely<unknown>) {
+      const isPostgres = database.getExecutor().adapter instanceof PostgresAdapter;
+      if (isPostgres) await sql`alter table rate_limit_window set logged`.execute(database);
+      await database.schema.createIndex("study_progress_learner_box_index").on("study_progress").columns(["learner_key", "box"]).execute();
+      for (const trigger of memorizedCountTriggerNames) {
+        await sql.raw(`drop trigger ${trigger}${isPostgres ? " on study_progress" : ""}`).execute(database);
+      }
+      if (isPostgres) await sql`drop function study_progress_count_memorized()`.execute(database);
+      await database.schema.dropTable("study_learner_memorized").execute();
+    },
+  },
 };
+
+/** `@atelier/leitner`'s MEMORIZED_BOX, written out: a migration must not change when the engine does. */
+const memorizedBox = 5;
+const memorizedCountTriggerNames = ["study_progress_memorized_after_insert", "study_progress_memorized_after_delete", "study_progress_memorized_after_update"] as const;
+// A record leaves or joins the count when its box leaves or reaches 5 (or it changes learner); a learner at 0 has no row.
+const isMemorized = (record: "OLD" | "NEW") => `${record}.box = ${memorizedBox}`;
+const sqliteMemorizedCountTriggers = [
+  `create trigger study_progress_memorized_after_insert after insert on study_progress when ${isMemorized("NEW")} begin
+    insert into study_learner_memorized (learner_key, memorized_count) values (NEW.learner_key, 1)
+      on conflict (learner_key) do update set memorized_count = memorized_count + 1;
+  end`,
+  `create trigger study_progress_memorized_after_delete after delete on study_progress when ${isMemorized("OLD")} begin
+    update study_learner_memorized set memorized_count = memorized_count - 1 where learner_key = OLD.learner_key;
+    delete from study_learner_memorized where learner_key = OLD.learner_key and memorized_count <= 0;
+  end`,
+  `create trigger study_progress_memorized_after_update after update of box, learner_key on study_progress
+    when (${isMemorized("OLD")}) <> (${isMemorized("NEW")}) or (OLD.learner_key <> NEW.learner_key and (${isMemorized("OLD")} or ${isMemorized("NEW")})) begin
+    update study_learner_memorized set memorized_count = memorized_count - 1 where learner_key = OLD.learner_key and ${isMemorized("OLD")};
+    delete from study_learner_memorized where learner_key = OLD.learner_key and memorized_count <= 0;
+    insert into study_learner_memorized (learner_key, memorized_count) select NEW.learner_key, 1 where ${isMemorized("NEW")}
+      on conflict (learner_key) do update set memorized_count = memorized_count + 1;
+  end`,
+];
+const postgresMemorizedCountTriggers = [
+  `create function study_progress_count_memorized() returns trigger language plpgsql as $$
+  begin
+    if TG_OP <> 'INSERT' and ${isMemorized("OLD")} then
+      update study_learner_memorized set memorized_count = memorized_count - 1 where learner_key = OLD.learner_key;
+      delete from study_learner_memorized where learner_key = OLD.learner_key and memorized_count <= 0;
+    end if;
+    if TG_OP <> 'DELETE' and ${isMemorized("NEW")} then
+      insert into study_learner_memorized (learner_key, memorized_count) values (NEW.learner_key, 1)
+        on conflict (learner_key) do update set memorized_count = study_learner_memorized.memorized_count + 1;
+    end if;
+    return null;
+  end
+  $$`,
+  `create trigger study_progress_memorized_after_insert after insert on study_progress for each row when (${isMemorized("NEW")})
+    execute function study_progress_count_memorized()`,
+  `create trigger study_progress_memorized_after_delete after delete on study_progress for each row when (${isMemorized("OLD")})
+    execute function study_progress_count_memorized()`,
+  `create trigger study_progress_memorized_after_update after update of box, learner_key on study_progress for each row
+    when ((${isMemorized("OLD")}) is distinct from (${isMemorized("NEW")}) or (OLD.learner_key is distinct from NEW.learner_key and (${isMemorized("OLD")} or ${isMemorized("NEW")})))
+    execute function study_progress_count_memorized()`,
+];
 
 function createMigrator(database: Kysely<DatabaseSchema>, options: { postgresSchema?: string }): Migrator {
   // Kysely finds its bookkeeping tables by name in every schema unless told which one: name it when the database

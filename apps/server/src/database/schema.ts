@@ -203,6 +203,12 @@ export type StudyProgressTable = {
   updated_at: string;
 };
 
+/** Kept by triggers on `study_progress` (migration 0013): a learner's records in box 5, across every group; no row is 0. */
+export type StudyLearnerMemorizedTable = {
+  learner_key: string;
+  memorized_count: number;
+};
+
 /** The billing provider's customer of a user, created before the first checkout (decision 0017). */
 export type BillingCustomerTable = {
   user_id: string;
@@ -284,6 +290,7 @@ export type DatabaseSchema = {
   subtitle_pair: SubtitlePairTable;
   study_hidden_pair: StudyHiddenPairTable;
   study_progress: StudyProgressTable;
+  study_learner_memorized: StudyLearnerMemorizedTable;
   billing_customer: BillingCustomerTable;
   billing_subscription: BillingSubscriptionTable;
   billing_webhook_delivery: BillingWebhookDeliveryTable;

@@ -1,11 +1,11 @@
 import {
+  ANONYMOUS_MEMORIZED_CARD_LIMIT,
   currentBoxOf,
   describeSessionSelection,
   indexProgressByPairId,
   isAnonymousLimitReached,
   learningStateOf,
   markCardsStudied,
-  rateCard,
 } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
 import type { Clock } from "../clock.ts";
@@ -25,17 +25,16 @@ import {
 import { registerGroupStatsRoutes } from "./group-stats-routes.ts";
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
+import { rateCardOfLearner } from "./rating-store.ts";
 import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
-  countMemorizedCards,
   countPrivateGroups,
   deleteGroup,
   deleteGroupProgress,
   deletePair,
   findGroup,
   findPair,
-  findProgress,
   insertGroupWithPairs,
   listGroupProgress,
   listPairs,
@@ -118,10 +117,12 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const { database, clock, secureCookies, entitlementsOfUser } = options;
   const app = new Hono();
 
-  // Answers depend on the learner and change with every rating.
+  // Answers depend on the learner and change with every rating. Set before the answer exists, so that every answer
+  // (errors included) is built with it: set afterwards, Hono rebuilds the finished answer as a stream, a third of a
+  // rating's cost.
   app.use(async (c, next) => {
-    await next();
     c.header("Cache-Control", "no-store");
+    await next();
   });
 
   const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
@@ -248,24 +249,20 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
 
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
     const learner = await learnerOf(c);
-    const { pair } = await loadVisiblePair(database, c.req.param("id"), learner);
+    const pairId = c.req.param("id");
     const isCorrect = c.req.valid("json").is_correct;
     const now = clock();
-    const outcome = await database.transaction().execute(async (transaction) => {
-      // One rating of a learner at a time, in every process: the limit's count and the box's read-modify-write would
-      // otherwise interleave (30 ratings at once memorized 9–11 cards on PostgreSQL, and a rating could be lost).
-      await lockForTheRestOfTransaction(transaction, `study-progress:${learner.key}`);
-      if (learner.kind === "anonymous" && isAnonymousLimitReached(await countMemorizedCards(transaction, learner.key))) {
-        return null;
-      }
-      const before = await findProgress(transaction, learner.key, pair.id);
-      const saved = rateCard(before, pair.id, isCorrect, now);
-      await writeProgress(transaction, learner.key, [{ ...saved, groupId: pair.group_id }], now.toISOString());
-      return { before, saved, memorized: await countMemorizedCards(transaction, learner.key) };
+    const outcome = await rateCardOfLearner(database, {
+      learnerKey: learner.key,
+      userId: userIdOf(learner),
+      memorizedLimit: learner.kind === "anonymous" ? ANONYMOUS_MEMORIZED_CARD_LIMIT : null,
+      pairId,
+      isCorrect,
+      now,
     });
-    if (outcome === null) {
-      throw new HttpError(403, anonymousLimitMessage);
-    }
+    if (outcome.status === "not-found") throw new HttpError(404, pairNotFoundMessage);
+    if (outcome.status === "limit-reached") throw new HttpError(403, anonymousLimitMessage);
+    const { pair } = outcome;
     return c.json({
       pair: { id: pair.id, current_box: outcome.saved.box },
       memorized: outcome.memorized,

@@ -16,7 +16,7 @@ const pairInsertBatchSize = 400;
 const progressWriteBatchSize = 200;
 
 /** No id holds U+0000, and PostgreSQL refuses it in a query (a 500): such an id names nothing. */
-function isPossibleId(id: string): boolean {
+export function isPossibleId(id: string): boolean {
   return !id.includes("\u0000");
 }
 
@@ -130,7 +130,7 @@ export async function deletePair(database: AtelierDatabase, pair: { id: string; 
   });
 }
 
-function toCardProgress(row: Pick<Selectable<StudyProgressTable>, "pair_id" | "box" | "review_count" | "correct_count" | "studied_at" | "last_reviewed_at" | "due_at">): CardProgress {
+export function toCardProgress(row: Pick<Selectable<StudyProgressTable>, "pair_id" | "box" | "review_count" | "correct_count" | "studied_at" | "last_reviewed_at" | "due_at">): CardProgress {
   return {
     pairId: row.pair_id,
     box: row.box as BoxNumber,
@@ -161,25 +161,11 @@ export async function listLearnerProgress(database: Executor, learnerKey: string
   return rows.map((row) => ({ ...toCardProgress(row), groupId: row.group_id }));
 }
 
-export async function findProgress(database: Executor, learnerKey: string, pairId: string): Promise<CardProgress | undefined> {
-  const row = await database
-    .selectFrom("study_progress")
-    .select(progressColumns)
-    .where("learner_key", "=", learnerKey)
-    .where("pair_id", "=", pairId)
-    .executeTakeFirst();
-  return row === undefined ? undefined : toCardProgress(row);
-}
-
 /** Memorized cards (box 5) of a learner across every group. */
 export async function countMemorizedCards(database: Executor, learnerKey: string): Promise<number> {
-  const row = await database
-    .selectFrom("study_progress")
-    .select((expression) => expression.fn.countAll<number | string | bigint>().as("count"))
-    .where("learner_key", "=", learnerKey)
-    .where("box", "=", 5)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
+  // Kept by triggers on study_progress (migration 0013), so it costs one row however much the learner knows.
+  const row = await database.selectFrom("study_learner_memorized").select("memorized_count").where("learner_key", "=", learnerKey).executeTakeFirst();
+  return Number(row?.memorized_count ?? 0);
 }
 
 /** Inserts or replaces records (delete + insert: portable, and the primary key keeps one row per learner and pair). */

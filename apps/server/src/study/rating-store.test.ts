@@ -1,0 +1,154 @@
+import { MEMORIZED_BOX, rateCard, type BoxNumber, type CardProgress } from "@atelier/leitner";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { rateCardOfLearner, type RatingRequest } from "./rating-store.ts";
+import { countMemorizedCards, deleteGroup, deleteGroupProgress, deletePair, insertGroupWithPairs, listLearnerProgress, writeProgress } from "./study-store.ts";
+
+const report = {} as Parameters<typeof insertGroupWithPairs>[1]["report"];
+const learnerKey = "user:learner";
+const otherLearnerKey = "anonymous:other-learner-000000000000000000000";
+const pairCount = 6;
+
+const recordArbitrary = fc.record({
+  box: fc.constantFrom<BoxNumber>(1, 2, 3, 4, 5),
+  reviewCount: fc.integer({ min: 0, max: 9 }),
+  correctCount: fc.integer({ min: 0, max: 9 }),
+  studiedAt: fc.constantFrom(null, "2026-03-01T08:00:00.000Z"),
+  lastReviewedAt: fc.constantFrom(null, "2026-03-02T09:00:00.000Z"),
+  dueAt: fc.constantFrom(null, "2026-03-03T00:00:00.000Z"),
+});
+
+const ratingArbitrary = fc.record({
+  pairIndex: fc.integer({ min: 0, max: pairCount - 1 }),
+  isCorrect: fc.boolean(),
+  // Moments on both sides of midnight UTC: due dates fall on day starts.
+  minutesAfterStart: fc.integer({ min: 0, max: 5 * 24 * 60 }),
+});
+
+function progressOf(pairId: string, record: Omit<CardProgress, "pairId">): CardProgress {
+  return { pairId, ...record };
+}
+
+describe.each(testDatabaseEngines)("given a %s database with a learner's records", (engine) => {
+  let testDatabase: TestDatabase;
+  const pairIds: string[] = [];
+
+  beforeAll(async () => {
+    testDatabase = await openTestDatabase(engine);
+    const { database } = testDatabase;
+    await database.insertInto("identity_user").values({ id: "owner", password_hash: null, is_active: 1, created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    for (const [groupId, isPublic] of [
+      ["public-group", true],
+      ["private-group", false],
+    ] as const) {
+      await insertGroupWithPairs(database, { id: groupId, ownerId: "owner", name: groupId, isPublic, report, createdAt: "2026-01-01T00:00:00.000Z" }, Array.from({ length: pairCount }, (_, index) => ({ english: `E${index}`, swedish: `S${index}`, confidence: 1 })));
+    }
+    const rows = await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", "public-group").orderBy("position").execute();
+    pairIds.push(...rows.map((row) => row.id));
+  });
+  afterAll(() => testDatabase.destroy());
+
+  async function memorizedCounted(key: string): Promise<number> {
+    const row = await testDatabase.database
+      .selectFrom("study_progress")
+      .select((expression) => expression.fn.countAll<number | string>().as("count"))
+      .where("learner_key", "=", key)
+      .where("box", "=", MEMORIZED_BOX)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  it("should rate as the engine does, from any record or none, and answer the memorized count the records hold", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.option(recordArbitrary, { freq: 3 }), { minLength: pairCount, maxLength: pairCount }), fc.array(ratingArbitrary, { minLength: 1, maxLength: 12 }), async (records, ratings) => {
+        const { database } = testDatabase;
+        await deleteGroupProgress(database, learnerKey, "public-group");
+        const initial = records.flatMap((record, index) => (record === null ? [] : [{ ...progressOf(pairIds[index] as string, record), groupId: "public-group" }]));
+        await writeProgress(database, learnerKey, initial, "2026-03-01T00:00:00.000Z");
+        const expected = new Map(initial.map(({ groupId: _groupId, ...record }) => [record.pairId, record as CardProgress]));
+        for (const rating of ratings) {
+          const pairId = pairIds[rating.pairIndex] as string;
+          const now = new Date(Date.UTC(2026, 2, 10) + rating.minutesAfterStart * 60_000);
+          const request: RatingRequest = { learnerKey, userId: "learner", memorizedLimit: null, pairId, isCorrect: rating.isCorrect, now };
+          const before = expected.get(pairId);
+          const saved = rateCard(before, pairId, rating.isCorrect, now);
+          expected.set(pairId, saved);
+          const outcome = await rateCardOfLearner(database, request);
+          expect(outcome).toEqual({ status: "rated", pair: { id: pairId, group_id: "public-group" }, before, saved, memorized: [...expected.values()].filter((record) => record.box === MEMORIZED_BOX).length });
+        }
+        const stored = (await listLearnerProgress(database, learnerKey)).map(({ groupId: _groupId, ...record }) => record);
+        expect(stored.sort((left, right) => left.pairId.localeCompare(right.pairId))).toEqual([...expected.values()].sort((left, right) => left.pairId.localeCompare(right.pairId)));
+        expect(await countMemorizedCards(database, learnerKey)).toBe(await memorizedCounted(learnerKey));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("should answer not found for a pair that does not exist or that the learner may not see, and write nothing", async () => {
+    const { database } = testDatabase;
+    const privatePair = await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", "private-group").executeTakeFirstOrThrow();
+    const now = new Date("2026-03-10T10:00:00.000Z");
+    for (const pairId of ["no-such-pair", "nul\u0000", privatePair.id]) {
+      expect(await rateCardOfLearner(database, { learnerKey: otherLearnerKey, userId: null, memorizedLimit: 5, pairId, isCorrect: true, now })).toEqual({ status: "not-found" });
+    }
+    expect(await listLearnerProgress(database, otherLearnerKey)).toEqual([]);
+    // The owner sees their private group.
+    expect(await rateCardOfLearner(database, { learnerKey: "user:owner", userId: "owner", memorizedLimit: null, pairId: privatePair.id, isCorrect: true, now })).toMatchObject({ status: "rated" });
+  });
+
+  it("should refuse a learner at the limit and write nothing, and let them rate below it", async () => {
+    const { database } = testDatabase;
+    const now = new Date("2026-03-10T10:00:00.000Z");
+    const memorized = pairIds.slice(0, 4).map((pairId) => ({ ...progressOf(pairId, { box: MEMORIZED_BOX, reviewCount: 4, correctCount: 4, studiedAt: null, lastReviewedAt: null, dueAt: null }), groupId: "public-group" }));
+    await writeProgress(database, otherLearnerKey, memorized, now.toISOString());
+    const request = { learnerKey: otherLearnerKey, userId: null, memorizedLimit: 4, isCorrect: true, now };
+    expect(await rateCardOfLearner(database, { ...request, pairId: pairIds[5] as string })).toEqual({ status: "limit-reached" });
+    expect(await listLearnerProgress(database, otherLearnerKey)).toHaveLength(4);
+    expect(await rateCardOfLearner(database, { ...request, memorizedLimit: 5, pairId: pairIds[5] as string })).toMatchObject({ status: "rated", memorized: 4 });
+  });
+
+  it("should rate ratings sent at once one after another, each answering the count after it, and fail only a faulty one", async () => {
+    const { database } = testDatabase;
+    const key = "user:at-once";
+    const now = new Date("2026-03-10T10:00:00.000Z");
+    const nearlyMemorized = pairIds.slice(0, 4).map((pairId) => ({ ...progressOf(pairId, { box: 4, reviewCount: 3, correctCount: 3, studiedAt: null, lastReviewedAt: null, dueAt: null }), groupId: "public-group" }));
+    await writeProgress(database, key, nearlyMemorized, now.toISOString());
+    const rate = (pairId: string, at: Date) => rateCardOfLearner(database, { learnerKey: key, userId: "at-once", memorizedLimit: null, pairId, isCorrect: true, now: at });
+    const outcomes = await Promise.allSettled([...pairIds.slice(0, 4).map((pairId) => rate(pairId, now)), rate(pairIds[4] as string, new Date(Number.NaN))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected"]);
+    const memorizedAnswers = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" && outcome.value.status === "rated" ? [outcome.value.memorized] : []));
+    expect(memorizedAnswers.sort()).toEqual([1, 2, 3, 4]);
+    expect(await countMemorizedCards(database, key)).toBe(4);
+    expect(await listLearnerProgress(database, key)).toHaveLength(4);
+  });
+
+  it("should keep the memorized count equal to the records through writes, deletions and cascades", async () => {
+    const { database } = testDatabase;
+    const key = "user:counted";
+    const groupId = "counted-group";
+    await insertGroupWithPairs(database, { id: groupId, ownerId: "owner", name: groupId, isPublic: true, report, createdAt: "2026-01-01T00:00:00.000Z" }, Array.from({ length: 4 }, (_, index) => ({ english: `E${index}`, swedish: `S${index}`, confidence: 1 })));
+    const ids = (await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", groupId).orderBy("position").execute()).map((row) => row.id);
+    const record = (pairId: string, box: BoxNumber) => ({ ...progressOf(pairId, { box, reviewCount: 1, correctCount: 1, studiedAt: null, lastReviewedAt: null, dueAt: null }), groupId });
+    const expectCount = async (count: number) => {
+      expect(await memorizedCounted(key)).toBe(count);
+      expect(await countMemorizedCards(database, key)).toBe(count);
+    };
+
+    await writeProgress(database, key, ids.map((pairId) => record(pairId, MEMORIZED_BOX)), "2026-03-01T00:00:00.000Z");
+    await expectCount(4);
+    await writeProgress(database, key, [record(ids[0] as string, 2)], "2026-03-01T00:00:00.000Z");
+    await expectCount(3);
+    await database.updateTable("study_progress").set({ learner_key: "user:someone-else" }).where("learner_key", "=", key).where("pair_id", "=", ids[1] as string).execute();
+    await expectCount(2);
+    expect(await countMemorizedCards(database, "user:someone-else")).toBe(1);
+    await deletePair(database, { id: ids[2] as string, group_id: groupId });
+    await expectCount(1);
+    // The pair goes by the foreign key's cascade, not by a delete of the records.
+    await database.deleteFrom("subtitle_pair").where("id", "=", ids[3] as string).execute();
+    await expectCount(0);
+    expect(await database.selectFrom("study_learner_memorized").selectAll().where("learner_key", "=", key).execute()).toEqual([]);
+    await deleteGroup(database, groupId);
+    expect(await countMemorizedCards(database, "user:someone-else")).toBe(0);
+  });
+});
