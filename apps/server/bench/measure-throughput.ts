@@ -2,6 +2,7 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
 
@@ -71,16 +72,17 @@ export async function startBareJsonServer(body: string): Promise<{ url: string; 
 
 /**
  * The endpoint's requests per second as a ratio to the bare server measured just before it, in the same process, so
- * that whatever else the machine is doing weighs on both.
+ * that whatever else the machine is doing weighs on both; with the machine's load average (one minute) just before.
  */
-export async function measureAgainstBareServer(endpoint: ThroughputRequest, bareBody: string): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number }> {
+export async function measureAgainstBareServer(endpoint: ThroughputRequest, bareBody: string): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number; loadAverage: number }> {
   await measureRequestsPerSecond({ ...endpoint, seconds: 3 }); // warm-up
   const bare = await startBareJsonServer(bareBody);
   try {
+    const loadAverage = Number((os.loadavg()[0] ?? 0).toFixed(2));
     // Same method, body and paths (the bare server ignores them), so the load generator does the same work for both.
     const bareRequestsPerSecond = await measureRequestsPerSecond({ url: bare.url, method: endpoint.method, body: endpoint.body, paths: endpoint.paths, headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" } });
     const requestsPerSecond = await measureRequestsPerSecond(endpoint);
-    return { requestsPerSecond, bareRequestsPerSecond, ratioToBare: requestsPerSecond / bareRequestsPerSecond };
+    return { requestsPerSecond, bareRequestsPerSecond, ratioToBare: requestsPerSecond / bareRequestsPerSecond, loadAverage };
   } finally {
     bare.close();
   }

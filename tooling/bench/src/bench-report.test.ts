@@ -34,8 +34,9 @@ describe("given the results of every bench", () => {
 
   it("should put the throughput ratios, the largest subtitle sizes and the fresh clone among the key figures", () => {
     const values = Object.fromEntries(report.keyFigures.map((row) => [row.figure, row.value]));
-    expect(values["GET session (signed in) ÷ bare node:http"]).toBe("0.60× (6,121 vs 10,200 req/s)");
-    expect(values["POST rate (PostgreSQL) ÷ bare node:http"]).toBe("0.15× (1,500 vs 10,000 req/s)");
+    expect(values["GET session (signed in) ÷ bare node:http"]).toBe("0.60× (6,121 vs 10,200 req/s; goal ≥ 0.5 (met); load 1.25)");
+    expect(values["POST rate (SQLite) ÷ bare node:http"]).toBe("0.20× (2,100 vs 10,500 req/s; goal ≥ 0.3 (not met))");
+    expect(values["POST rate (PostgreSQL) ÷ bare node:http"]).toBe("0.15× (1,500 vs 10,000 req/s; goal ≥ 0.15 (met))");
     expect(values["GET stats, p50 SQLite / PostgreSQL"]).toBe("12.5 ms / 20 ms");
     expect(values["Parse 20,000 cues: warm time, peak RSS Δ"]).toBe("205 ms, 50 MB");
     expect(values["Align 20,000 cues: warm time, peak RSS Δ"]).toBe("1,570 ms, 74.5 MB");
@@ -43,6 +44,12 @@ describe("given the results of every bench", () => {
     expect(values["Lighthouse accessibility / SEO / best practices, lowest"]).toBe("100 / 100 / 96");
     expect(values["transfer on first load"]).toBe("311 KB (/) to 612 KB (/paintings)");
     expect(values["clone + install + build and start → first page (total)"]).toBe("0.8 s + 21.4 s + 95.2 s (117 s)");
+  });
+
+  it("should render each throughput ratio beside issue 16's goal and the machine's load", () => {
+    expect(markdown).toContain("| endpoint | engine | requests/s | bare node:http requests/s | ratio | goal (issue 16) | load average |");
+    expect(markdown).toContain("| GET /_allauth/browser/v1/auth/session (signed in) | SQLite | 6,121 | 10,200 | 0.60× | ≥ 0.5 (met) | 1.25 |");
+    expect(markdown).toContain("| POST /api/subtitle-pairs/:id/rate/ | SQLite | 2,100 | 10,500 | 0.20× | ≥ 0.3 (not met) | — |");
   });
 
   it("should render a table row per public page", () => {
@@ -99,7 +106,7 @@ describe("given only some results", () => {
 
   it("should show a dash for a figure a bench did not write", () => {
     const report = buildBenchReport({ results: [{ name: "identity", measuredAt: generatedAt, figures: { session: { requestsPerSecond: 5000 } }, notes: [] }], machine, generatedAt });
-    expect(report.keyFigures).toEqual([{ area: "Throughput", figure: "GET session (signed in) ÷ bare node:http", value: "— (5,000 vs — req/s)" }]);
+    expect(report.keyFigures).toEqual([{ area: "Throughput", figure: "GET session (signed in) ÷ bare node:http", value: "— (5,000 vs — req/s; goal ≥ 0.5)" }]);
   });
 });
 

@@ -45,6 +45,21 @@ function enginesOf(study: BenchResult | undefined): Array<[string, BenchFigure]>
 }
 
 
+/** Issue 16's goals for the throughput ratios: the session call and a rating, each ÷ bare node:http in the same run. */
+export const throughputRatioGoals = { session: 0.5, rating: { sqlite: 0.3, postgresql: 0.15 } as Record<string, number> } as const;
+
+function goalOf(ratio: number | undefined, goal: number | undefined): string {
+  if (goal === undefined) return missing;
+  return `≥ ${formatNumber(goal)}${ratio === undefined ? "" : ratio >= goal ? " (met)" : " (not met)"}`;
+}
+
+/** "0.42× (4,200 vs 10,000 req/s; goal ≥ 0.5 (not met); load 1.2)": a ratio, what it came from, its goal and the load. */
+function describeRatio(figures: BenchFigure | undefined, goal: number | undefined): string {
+  const ratio = numberAt(figures, "ratioToBare");
+  const load = numberAt(figures, "loadAverage");
+  return `${formatRatio(ratio)} (${formatNumber(numberAt(figures, "requestsPerSecond"))} vs ${formatNumber(numberAt(figures, "bareRequestsPerSecond"))} req/s; goal ${goalOf(ratio, goal)}${load === undefined ? "" : `; load ${formatNumber(load)}`})`;
+}
+
 function lastIndexOf(values: BenchFigure | undefined): number {
   return Array.isArray(values) ? values.length - 1 : -1;
 }
@@ -77,7 +92,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
     rows.push({
       area: "Throughput",
       figure: "GET session (signed in) ÷ bare node:http",
-      value: `${formatRatio(numberAt(identity.figures, "session.ratioToBare"))} (${formatNumber(numberAt(identity.figures, "session.requestsPerSecond"))} vs ${formatNumber(numberAt(identity.figures, "session.bareRequestsPerSecond"))} req/s)`,
+      value: describeRatio(figureAt(identity.figures, "session"), throughputRatioGoals.session),
     });
   }
   const study = byName.get("study");
@@ -85,7 +100,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
     rows.push({
       area: "Throughput",
       figure: `POST rate (${engineLabelOf(engine)}) ÷ bare node:http`,
-      value: `${formatRatio(numberAt(figures, "rating.ratioToBare"))} (${formatNumber(numberAt(figures, "rating.requestsPerSecond"))} vs ${formatNumber(numberAt(figures, "rating.bareRequestsPerSecond"))} req/s)`,
+      value: describeRatio(figureAt(figures, "rating"), throughputRatioGoals.rating[engine]),
     });
   }
   const engines = enginesOf(study);
@@ -208,17 +223,21 @@ function renderSitePages(site: BenchResult): Table {
   };
 }
 
+function throughputCells(figures: BenchFigure | undefined, goal: number | undefined): string[] {
+  const ratio = numberAt(figures, "ratioToBare");
+  return [formatNumber(numberAt(figures, "requestsPerSecond")), formatNumber(numberAt(figures, "bareRequestsPerSecond")), formatRatio(ratio), goalOf(ratio, goal), formatNumber(numberAt(figures, "loadAverage"))];
+}
+
 function renderThroughput(identity: BenchResult | undefined, study: BenchResult | undefined): Table {
   const rows: string[][] = [];
   if (identity !== undefined) {
     const session = figureAt(identity.figures, "session");
-    rows.push(["GET /_allauth/browser/v1/auth/session (signed in)", "SQLite", formatNumber(numberAt(session, "requestsPerSecond")), formatNumber(numberAt(session, "bareRequestsPerSecond")), formatRatio(numberAt(session, "ratioToBare"))]);
+    rows.push(["GET /_allauth/browser/v1/auth/session (signed in)", "SQLite", ...throughputCells(session, throughputRatioGoals.session)]);
   }
   for (const [engine, figures] of enginesOf(study)) {
-    const rating = figureAt(figures, "rating");
-    rows.push(["POST /api/subtitle-pairs/:id/rate/", engineLabelOf(engine), formatNumber(numberAt(rating, "requestsPerSecond")), formatNumber(numberAt(rating, "bareRequestsPerSecond")), formatRatio(numberAt(rating, "ratioToBare"))]);
+    rows.push(["POST /api/subtitle-pairs/:id/rate/", engineLabelOf(engine), ...throughputCells(figureAt(figures, "rating"), throughputRatioGoals.rating[engine])]);
   }
-  return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio"], rows };
+  return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio", "goal (issue 16)", "load average"], rows };
 }
 
 function renderStudyQueries(study: BenchResult): Table {
@@ -318,7 +337,7 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
     section("Throughput against a bare node:http server", [
       ...renderTable(renderThroughput(identity, study)),
       "",
-      "autocannon in a child process; each endpoint is measured right after a bare node:http JSON server in the same process, and the ratio is endpoint ÷ bare.",
+      "autocannon in a child process; each endpoint is measured right after a bare node:http JSON server in the same process, and the ratio is endpoint ÷ bare. The load average (one minute) is the machine's just before the pair of measurements: the busier the machine, the less the bare server reaches, and the ratios move with it.",
       ...(loginP50 === undefined ? [] : ["", `Sign-in (argon2id), sequential: p50 ${formatNumber(loginP50, " ms")}, p99 ${formatNumber(numberAt(identity?.figures, "login.p99Milliseconds"), " ms")}.`]),
     ]);
   }
