@@ -17,7 +17,7 @@ import { takeReturnAfterLogin } from "./login-modal/return-after-login.ts";
 import { atelierAuthRoutes } from "./lib/auth-routes.ts";
 import { preferStrongestSecondFactor } from "./mfa/second-factor-flows.ts";
 import { SiteShellContext, SiteShellDecisionContext, staticPageScriptOfMatches, useMatchedSiteShell, type SiteShellDecision } from "./site-shell/use-site-shell.ts";
-import siteShellScriptUrl from "./site-shell/site-shell.js?url&no-inline";
+import siteShellScriptUrl from "@atelier/site-shell/page-script?url&no-inline";
 import imageViewerPageScriptUrl from "@atelier/image-viewer/page-script?url&no-inline";
 import contactPageScriptUrl from "@atelier/contact-form/page-script?url&no-inline";
 import altchaWidgetScriptUrl from "@atelier/contact-form/altcha-widget-script?url&no-inline";

@@ -8,11 +8,11 @@ export interface ThirdPartyEmbedGateProps {
   width: number;
   height: number;
   children: () => ReactNode;
-  /** What a prerendered content page's site-shell.js creates on the click instead of `children` (no React there). */
+  /** What a prerendered content page's site shell (`@atelier/site-shell`) creates on the click instead of `children` (no React there). */
   staticEmbed?: StaticEmbed;
 }
 
-/** A Facebook page's timeline, or a plain frame (the studio's map), described in data attributes for site-shell.js. */
+/** A Facebook page's timeline, or a plain frame (the studio's map), described in data attributes for the site shell. */
 export type StaticEmbed = { kind: "facebook-page"; pageUrl: string } | { kind: "frame"; src: string; title: string; className: string };
 
 /**

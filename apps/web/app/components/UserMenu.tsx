@@ -37,7 +37,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   }, [menuState]);
 
   if (shell === "static") {
-    // A prerendered content page has no React: 'Log in' is a full page load into the app, and site-shell.js puts the
+    // A prerendered content page has no React: 'Log in' is a full page load into the app, and the site shell puts the
     // user menu in its place when this browser is signed in.
     return (
       <ButtonLink

@@ -14,7 +14,7 @@ export const meta = () =>
     path: "/contact",
   });
 
-/** The map behind its gate: React draws it in the app, site-shell.js on the prerendered page. */
+/** The map behind its gate: React draws it in the app, `@atelier/site-shell` on the prerendered page. */
 const studioMap = { src: artistProfile.map.embedUrl, title: "Map of the studio in Clarens", className: "studio-map" };
 
 export default function ContactPage() {

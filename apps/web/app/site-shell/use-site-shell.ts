@@ -3,14 +3,14 @@ import { useMatches } from "react-router";
 
 /**
  * How a page is served: `static` pages (the portfolio's content pages) are prerendered without React's scripts and
- * run `site-shell.js` instead; every other page is the app. Only the prerender (no document) makes static HTML: in
+ * run `@atelier/site-shell`'s page script instead; every other page is the app. Only the prerender (no document) makes static HTML: in
  * the browser, a content page reached by a link inside the app is rendered by the app as before.
  */
 export type SiteShell = "static" | "app";
 
 /**
- * The script a static page runs: the content pages' `site-shell.js`, the viewer's own instead (decision 0037), or for
- * /contact the contact form's script before `site-shell.js` (decision 0038).
+ * The script a static page runs: the content pages' site shell (`@atelier/site-shell`), the viewer's own instead
+ * (decision 0037), or for /contact the contact form's script before the site shell (decision 0038).
  */
 export type StaticPageScript = "site-shell" | "image-viewer" | "contact";
 

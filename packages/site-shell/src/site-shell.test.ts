@@ -1,10 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { nextHeaderVisibility as appNextHeaderVisibility } from "../lib/use-header-visibility.ts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY } from "@atelier/image-viewer/dom";
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { nextHeaderVisibility, startSiteShell } from "./site-shell.js";
-import { ThirdPartyEmbedGate } from "../components/ThirdPartyEmbedGate.tsx";
+import { nextHeaderVisibility, startSiteShell, VIEWER_RETURN_FOCUS_STORAGE_KEY } from "./index.ts";
 
 const prerenderedHeader = `
   <header class="site-header" data-state="visible">
@@ -25,17 +21,30 @@ const prerenderedHeader = `
     </div>
   </main>`;
 
+const siteConfigWithoutStatistics = { captcha: { provider: "altcha", challengeUrl: "/altcha/challenge" }, analytics: null };
+const siteConfigWithStatistics = { ...siteConfigWithoutStatistics, analytics: { scriptUrl: "https://stats.example/script.js", domain: "atelier.example" } };
+const SESSION_PATH = "/_allauth/browser/v1/auth/session";
+const signedInSession = {
+  status: 200,
+  data: { user: { id: 7, display: "ada@example.org", email: "ada@example.org", has_usable_password: true }, methods: [{ method: "password", at: 1_700_000_000, email: "ada@example.org" }] },
+  meta: { is_authenticated: true },
+};
+
+/** A server answering the paths it knows with their JSON and 404 otherwise, recording each path asked. */
 function answering(routes: Record<string, unknown>) {
-  return vi.fn(async (input: RequestInfo | URL) => {
-    const path = String(input);
+  const askedPaths: string[] = [];
+  const fetch: typeof globalThis.fetch = async (input) => {
+    const path = new URL(input instanceof Request ? input.url : String(input), window.location.href).pathname;
+    askedPaths.push(path);
     if (!(path in routes)) return new Response("", { status: 404 });
     return new Response(JSON.stringify(routes[path]), { status: 200, headers: { "Content-Type": "application/json" } });
-  });
+  };
+  return { fetch, askedPaths };
 }
 
-async function start(fetch = answering({ "/site-config": { analytics: null } })) {
-  await startSiteShell({ document, window, fetch: fetch as unknown as typeof globalThis.fetch });
-  return fetch;
+async function start(server = answering({ "/site-config": siteConfigWithoutStatistics })) {
+  await startSiteShell({ document, window, fetch: server.fetch });
+  return server;
 }
 
 beforeEach(() => {
@@ -84,21 +93,20 @@ describe("given a prerendered content page without React", () => {
     expect(button?.textContent?.trim()).toBe("Open menu");
   });
 
-  it("should hide and show the header on scroll exactly as the app does", () => {
-    for (const [current, previous, next] of [["visible", 0, 30], ["visible", 100, 200], ["hidden", 300, 250], ["hidden", 300, 295], ["visible", 500, 505]] as const) {
-      expect(nextHeaderVisibility(current, previous, next)).toBe(appNextHeaderVisibility(current, previous, next));
-    }
+  it("should hide the header on a scroll down, show it on a scroll up or near the top, and ignore jitter", () => {
+    const moves = [["hidden", 300, 30], ["visible", 100, 200], ["hidden", 300, 250], ["hidden", 300, 295], ["visible", 500, 505]] as const;
+    expect(moves.map(([current, previous, next]) => nextHeaderVisibility(current, previous, next))).toEqual(["visible", "hidden", "visible", "hidden", "visible"]);
   });
 
   it("should keep 'Log in' and not ask for the session when this browser never signed in", async () => {
-    const fetch = await start();
-    expect(fetch).not.toHaveBeenCalledWith("/_allauth/browser/v1/auth/session", expect.anything());
+    const { askedPaths } = await start();
+    expect(askedPaths).not.toContain(SESSION_PATH);
     expect(document.querySelectorAll("[data-shell-login]")).toHaveLength(2);
   });
 
   it("should put the user menu in place of 'Log in' when the session says who is signed in", async () => {
     document.cookie = "atelier_signed_in=1; Path=/";
-    await start(answering({ "/_allauth/browser/v1/auth/session": { status: 200, data: { user: { display: "ada@example.org" } } }, "/site-config": { analytics: null } }));
+    await start(answering({ [SESSION_PATH]: signedInSession, "/site-config": siteConfigWithoutStatistics }));
     expect(document.querySelectorAll("[data-shell-login]")).toHaveLength(0);
     const menuButton = document.querySelector<HTMLButtonElement>(".user-menu__button");
     expect(menuButton?.textContent).toBe("ada@example.org");
@@ -117,8 +125,18 @@ describe("given a prerendered content page without React", () => {
 
   it("should keep 'Log in' when the hint cookie outlived the session", async () => {
     document.cookie = "atelier_signed_in=1; Path=/";
-    await start(answering({ "/site-config": { analytics: null } }));
+    const signedOut = { status: 401, data: { flows: [{ id: "login" }] }, meta: { is_authenticated: false } };
+    const server = answering({ "/site-config": siteConfigWithoutStatistics });
+    await start({ ...server, fetch: async (input, init) => (new URL((input as Request).url).pathname === SESSION_PATH ? new Response(JSON.stringify(signedOut), { status: 401 }) : server.fetch(input, init)) });
     expect(document.querySelectorAll("[data-shell-login]")).toHaveLength(2);
+  });
+
+  it("should keep 'Log in' and still be ready when the session cannot be asked", async () => {
+    document.cookie = "atelier_signed_in=1; Path=/";
+    const server = answering({ "/site-config": siteConfigWithoutStatistics });
+    await start({ ...server, fetch: async (input, init) => (new URL((input as Request).url).pathname === SESSION_PATH ? Promise.reject(new TypeError("Failed to fetch")) : server.fetch(input, init)) });
+    expect(document.querySelectorAll("[data-shell-login]")).toHaveLength(2);
+    expect(document.documentElement.dataset.hydrated).toBe("true");
   });
 
   it("should create the social timeline only when the visitor asks for it", async () => {
@@ -131,15 +149,12 @@ describe("given a prerendered content page without React", () => {
   });
 
   it("should create a gated frame (the studio's map) only when the visitor asks for it, as the gate describes it", async () => {
-    const gate = createElement(ThirdPartyEmbedGate, {
-      providerName: "OpenStreetMap",
-      buttonLabel: "Show the map",
-      width: 480,
-      height: 360,
-      staticEmbed: { kind: "frame", src: "https://www.openstreetmap.org/export/embed.html", title: "Map of the studio", className: "studio-map" },
-      children: () => null,
-    });
-    document.body.innerHTML = `${prerenderedHeader}<aside>${renderToStaticMarkup(gate)}</aside>`;
+    // As the web app's ThirdPartyEmbedGate renders it with a frame `staticEmbed` (its own test there renders the component).
+    const gate = `<div class="embed-gate" data-state="waiting" data-embed="frame" data-frame-src="https://www.openstreetmap.org/export/embed.html"
+      data-frame-title="Map of the studio" data-frame-class="studio-map" data-width="480" data-height="360" style="max-width:480px;aspect-ratio:480 / 360">
+      <div class="embed-gate__placeholder"><p>Loading this content connects to OpenStreetMap, which receives data about your visit.</p>
+      <button type="button" class="atelier-button atelier-button--secondary atelier-button--medium">Show the map</button></div></div>`;
+    document.body.innerHTML = `${prerenderedHeader}<aside>${gate}</aside>`;
     await start();
     const mapGate = document.querySelector("aside .embed-gate");
     expect(mapGate?.querySelector("iframe")).toBeNull();
@@ -158,7 +173,7 @@ describe("given a prerendered content page without React", () => {
   });
 
   it("should ask before counting visits when the server has statistics, and load nothing on 'No, thanks'", async () => {
-    await start(answering({ "/site-config": { analytics: { scriptUrl: "https://stats.example/script.js", domain: "atelier.example" } } }));
+    await start(answering({ "/site-config": siteConfigWithStatistics }));
     expect(document.querySelector(".consent-banner")).not.toBeNull();
     const decline = [...document.querySelectorAll<HTMLButtonElement>(".consent-banner button")].find((button) => button.textContent === "No, thanks");
     decline?.click();
@@ -167,9 +182,15 @@ describe("given a prerendered content page without React", () => {
     expect(window.localStorage.getItem("analytics-consent")).toBe("declined");
   });
 
+  it("should ask nothing about statistics when the server's settings cannot be read", async () => {
+    await start(answering({}));
+    expect(document.querySelector(".consent-banner")).toBeNull();
+    expect(document.querySelector("script[data-atelier-analytics]")).toBeNull();
+  });
+
   it("should load the statistics script at once for a visitor who allowed it before", async () => {
     window.localStorage.setItem("analytics-consent", "granted");
-    await start(answering({ "/site-config": { analytics: { scriptUrl: "https://stats.example/script.js", domain: "atelier.example" } } }));
+    await start(answering({ "/site-config": siteConfigWithStatistics }));
     expect(document.querySelector(".consent-banner")).toBeNull();
     expect(document.querySelector("script[data-atelier-analytics]")?.getAttribute("src")).toBe("https://stats.example/script.js");
   });
@@ -185,6 +206,10 @@ describe("given a painting page loaded by closing the viewer", () => {
   beforeEach(() => {
     document.body.insertAdjacentHTML("beforeend", paintingLinks);
     window.history.replaceState(null, "", "/janus-unmasked");
+  });
+
+  it("should read the viewer's note under the key the viewer writes it", () => {
+    expect(VIEWER_RETURN_FOCUS_STORAGE_KEY).toBe(IMAGE_VIEWER_RETURN_FOCUS_STORAGE_KEY);
   });
 
   it("should give the focus back to the link of the image that was open, and forget it", async () => {

@@ -1,0 +1,3 @@
+import { createVitestConfig } from "@atelier/vitest-config";
+
+export default createVitestConfig({ environment: "happy-dom" });
