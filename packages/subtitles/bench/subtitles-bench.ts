@@ -12,38 +12,13 @@ import { assignMarkedSentenceIds, findCardsJoiningSeparatelyLinkedSentences, rea
 import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers } from "../src/parse-subtitle-xml-in-worker.ts";
 import { parseSubtitleXml } from "../src/parse-subtitle-xml.ts";
 import type { SubtitleCue } from "../src/subtitle-types.ts";
+import { createSyntheticPair } from "../src/test-support/synthetic-subtitle-pair.ts";
 
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const fixtureDirectory = path.resolve(packageDirectory, "../../../shared/fixtures/subtitles");
 
 /** The sizes of the scaling curves; 20,000 is the parser's default cue limit. */
 const scalingCueCounts = (process.env.BENCH_SUBTITLE_SIZES ?? "250,1000,2000,5000,10000,20000").split(",").map(Number);
-
-/** A film-like English track and a Swedish one from another release: 25/23.976 fps, 15 s late, jittered, re-split. */
-function createSyntheticPair(cueCount: number): { english: SubtitleCue[]; swedish: SubtitleCue[] } {
-  const random = createSeededRandom(cueCount);
-  const english: SubtitleCue[] = [];
-  const swedish: SubtitleCue[] = [];
-  let time = 60_000;
-  for (let index = 0; index < cueCount; index += 1) {
-    const duration = 900 + random() * 4_000;
-    english.push({ startMilliseconds: Math.round(time), endMilliseconds: Math.round(time + duration), text: `Line ${index}.` });
-    const toSwedishClock = (milliseconds: number) => Math.round(((milliseconds + (random() - 0.5) * 300) * 23.976) / 25 + 15_000);
-    const roll = random();
-    if (roll < 0.03) {
-      // No Swedish counterpart.
-    } else if (roll < 0.08) {
-      const middle = time + duration / 2;
-      swedish.push({ startMilliseconds: toSwedishClock(time), endMilliseconds: toSwedishClock(middle - 40), text: `Rad ${index}a,` });
-      swedish.push({ startMilliseconds: toSwedishClock(middle + 40), endMilliseconds: toSwedishClock(time + duration), text: `rad ${index}b.` });
-    } else {
-      swedish.push({ startMilliseconds: toSwedishClock(time), endMilliseconds: toSwedishClock(time + duration), text: `Rad ${index}.` });
-    }
-    time += duration + 100 + random() * random() * 6_000;
-  }
-  swedish.sort((left, right) => left.startMilliseconds - right.startMilliseconds);
-  return { english, swedish };
-}
 
 /** A TTML file of a film's dialogue: one `<p>` per cue, some with a line break or an italic span, as exported subtitles are. */
 function createSyntheticTtml(cueCount: number): string {

@@ -2,47 +2,10 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { alignSubtitleTracks, type SubtitleAlignment } from "./align-subtitle-tracks.ts";
 import type { SubtitleCue } from "./subtitle-types.ts";
+import { createSyntheticPair } from "./test-support/synthetic-subtitle-pair.ts";
 
 // The checksums below are of the whole result (pairs, report, links, sentences) as the aligner gave it before it was
 // made faster for issue 16 (commit f709b50): a faster aligner must give the same bits, not merely similar cards.
-
-/** The bench's seeded random (mulberry32), written out so that the pinned input never moves with the bench. */
-function createSeededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** The bench's synthetic pair: a film-like English track and a Swedish one at 25/23.976 fps, 15 s late, jittered, re-split. */
-function createSyntheticPair(cueCount: number): { english: SubtitleCue[]; swedish: SubtitleCue[] } {
-  const random = createSeededRandom(cueCount);
-  const english: SubtitleCue[] = [];
-  const swedish: SubtitleCue[] = [];
-  let time = 60_000;
-  for (let index = 0; index < cueCount; index += 1) {
-    const duration = 900 + random() * 4_000;
-    english.push({ startMilliseconds: Math.round(time), endMilliseconds: Math.round(time + duration), text: `Line ${index}.` });
-    const toSwedishClock = (milliseconds: number) => Math.round(((milliseconds + (random() - 0.5) * 300) * 23.976) / 25 + 15_000);
-    const roll = random();
-    if (roll < 0.03) {
-      // No Swedish counterpart.
-    } else if (roll < 0.08) {
-      const middle = time + duration / 2;
-      swedish.push({ startMilliseconds: toSwedishClock(time), endMilliseconds: toSwedishClock(middle - 40), text: `Rad ${index}a,` });
-      swedish.push({ startMilliseconds: toSwedishClock(middle + 40), endMilliseconds: toSwedishClock(time + duration), text: `rad ${index}b.` });
-    } else {
-      swedish.push({ startMilliseconds: toSwedishClock(time), endMilliseconds: toSwedishClock(time + duration), text: `Rad ${index}.` });
-    }
-    time += duration + 100 + random() * random() * 6_000;
-  }
-  swedish.sort((left, right) => left.startMilliseconds - right.startMilliseconds);
-  return { english, swedish };
-}
 
 function checksumOf(alignment: SubtitleAlignment): string {
   return createHash("sha256").update(JSON.stringify(alignment)).digest("hex");
