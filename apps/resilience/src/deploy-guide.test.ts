@@ -254,7 +254,7 @@ describe("given the deployment guide", () => {
         expect(instance.readyBody).toEqual({ status: "ready" });
         expect(migrationsIn(path.join(paths.dataDirectory, "atelier.sqlite"))).toEqual(Object.keys(migrations).sort());
 
-        const stats = await fetch(`${instance.url}/api/subtitle-groups/upgrade-group/stats/`, { headers: { cookie: `learner_id=${learnerCookie}` } });
+        const stats = await fetch(`${instance.url}/api/subtitle-groups/upgrade-group/stats/?page_size=100`, { headers: { cookie: `learner_id=${learnerCookie}` } });
         expect(stats.status).toBe(200);
         const body = (await stats.json()) as { name: string; pairs: { id: string; current_box: number | null; confidence: number }[] };
         expect(body.name).toBe("Before the upgrade");
