@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseSchema } from "./schema.ts";
 import { logger } from "../logging/logger.ts";
-import { registerPostgresPool } from "./postgres-one-round-trip.ts";
+import { registerPostgresPool } from "./postgres-pool.ts";
 import { registerSqliteConnection } from "./prepared-query.ts";
 
 export type DatabaseEngine = "sqlite" | "postgresql";

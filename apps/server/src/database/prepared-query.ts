@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from "kysely";
 import type SqliteDatabase from "better-sqlite3";
-import { postgresPoolOf } from "./postgres-one-round-trip.ts";
+import { postgresPoolOf } from "./postgres-pool.ts";
 import type { DatabaseSchema } from "./schema.ts";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

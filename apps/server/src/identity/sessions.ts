@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { sql } from "kysely";
-import { postgresPoolOf } from "../database/postgres-one-round-trip.ts";
+import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { prepareQuery } from "../database/prepared-query.ts";
 import { batchPerTurn } from "../database/turn-batch.ts";
 import type { IdentitySessionTable } from "../database/schema.ts";

@@ -1,7 +1,7 @@
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery } from "../database/prepared-query.ts";
-import { postgresPoolOf } from "../database/postgres-one-round-trip.ts";
+import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import type { RateLimitDecision } from "./rate-limiter.ts";
 
