@@ -2,18 +2,18 @@
 // writes bench-results/identity.json. Run with `pnpm --filter @atelier/server bench` (BENCH_SECONDS and
 // BENCH_CONNECTIONS change the load).
 import fs from "node:fs";
-import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { serve } from "@hono/node-server";
 import { writeBenchResult } from "@atelier/bench";
 import { loadConfiguration } from "../src/config.ts";
 import { createServer } from "../src/create-server.ts";
+import { serveAtelier } from "../src/http/serve-atelier.ts";
+import { createServerLifecycle } from "../src/operations/index.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase } from "../src/database/open-database.ts";
 import { signedInHintCookieName } from "../src/identity/identity-request.ts";
-import { measureAgainstBareServer, throughputConnections, throughputSeconds, trackRequestsInFlight } from "./measure-throughput.ts";
+import { measureAgainstBareServer, throughputConnections, throughputSeconds, requestsDrained } from "./measure-throughput.ts";
 
 const loginCount = Number(process.env.BENCH_LOGINS ?? 200);
 const password = "correct horse battery";
@@ -34,9 +34,9 @@ async function main() {
     ACCOUNT_EMAIL_VERIFICATION: "none",
     WEB_BUILD_DIR: path.join(dataDirectory, "no-web-build"),
   });
-  const app = createServer({ configuration, database: opened.database });
-  const handler = trackRequestsInFlight(app.fetch);
-  const atelier = serve({ fetch: handler.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  const lifecycle = createServerLifecycle();
+  const app = createServer({ configuration, database: opened.database, lifecycle });
+  const atelier = serveAtelier(app, { port: 0, hostname: "127.0.0.1" });
   await new Promise((resolve) => atelier.once("listening", resolve));
   const atelierPort = (atelier.address() as AddressInfo).port;
   const loadAtStart = os.loadavg()[0]?.toFixed(2);
@@ -85,7 +85,7 @@ async function main() {
   });
   console.info(`Written: ${written}`);
 
-  await handler.drained();
+  await requestsDrained(lifecycle);
   atelier.close();
   atelier.closeAllConnections?.();
   await opened.close();

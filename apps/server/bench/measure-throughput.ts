@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { text } from "node:stream/consumers";
+import type { ServerLifecycle } from "../src/operations/index.ts";
 
 const runnerPath = path.join(import.meta.dirname, "autocannon-runner.ts");
 
@@ -89,22 +90,9 @@ export async function measureAgainstBareServer(endpoint: ThroughputRequest, bare
 }
 
 /**
- * Counts the requests a handler is still answering. autocannon stops with up to one request in flight per connection,
- * so a bench waits for `drained()` before it closes the database under them.
+ * Waits until the server answers no request. autocannon stops with up to one request in flight per connection, so a
+ * bench waits for this before it closes the database under them.
  */
-export function trackRequestsInFlight<Rest extends unknown[]>(handler: (request: Request, ...rest: Rest) => Response | Promise<Response>) {
-  let inFlight = 0;
-  return {
-    fetch: async (request: Request, ...rest: Rest): Promise<Response> => {
-      inFlight += 1;
-      try {
-        return await handler(request, ...rest);
-      } finally {
-        inFlight -= 1;
-      }
-    },
-    drained: async (): Promise<void> => {
-      while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    },
-  };
+export async function requestsDrained(lifecycle: ServerLifecycle): Promise<void> {
+  while (lifecycle.requestsInProgress > 0) await new Promise((resolve) => setTimeout(resolve, 10));
 }

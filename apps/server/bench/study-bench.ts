@@ -3,19 +3,19 @@
 // writes bench-results/study.json. Run with `pnpm --filter @atelier/server bench`; BENCH_REQUESTS changes the number of
 // timed requests, BENCH_POSTGRES_URL the database (skipped when unreachable), BENCH_SECONDS the autocannon duration.
 import fs from "node:fs";
-import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { serve } from "@hono/node-server";
 import { writeBenchResult, type BenchFigures } from "@atelier/bench";
 import { loadConfiguration } from "../src/config.ts";
 import { createServer } from "../src/create-server.ts";
+import { serveAtelier } from "../src/http/serve-atelier.ts";
+import { createServerLifecycle } from "../src/operations/index.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase, type OpenedDatabase } from "../src/database/open-database.ts";
 import { insertGroupWithPairs } from "../src/study/study-store.ts";
-import { measureAgainstBareServer, throughputConnections, throughputSeconds, trackRequestsInFlight } from "./measure-throughput.ts";
+import { measureAgainstBareServer, throughputConnections, throughputSeconds, requestsDrained } from "./measure-throughput.ts";
 
 const pairCount = 20_000;
 const requestCount = Number(process.env.BENCH_REQUESTS ?? 50);
@@ -73,9 +73,9 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     // The bench rates thousands of cards a minute as one learner; the production limit (600/1m) would stop it.
     STUDY_RATE_LIMIT: "100000000/1m",
   });
-  const app = createServer({ configuration, database: opened.database });
-  const handler = trackRequestsInFlight(app.fetch);
-  const server = serve({ fetch: handler.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  const lifecycle = createServerLifecycle();
+  const app = createServer({ configuration, database: opened.database, lifecycle });
+  const server = serveAtelier(app, { port: 0, hostname: "127.0.0.1" });
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const csrf = "abcdefghijklmnopqrstuvwxyz012345";
@@ -90,7 +90,7 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   await insertGroupWithPairs(
     opened.database,
     { id: groupId, ownerId: userId, name: "Bench", isPublic: true, report: {} as never, createdAt: new Date().toISOString() },
-    Array.from({ length: pairCount }, (_, index) => ({ english: `English sentence number ${index}, of moderate length.`, swedish: `Svensk mening nummer ${index}, av lagom längd.` })),
+    Array.from({ length: pairCount }, (_, index) => ({ english: `English sentence number ${index}, of moderate length.`, swedish: `Svensk mening nummer ${index}, av lagom längd.`, confidence: 1 })),
   );
   const seedMilliseconds = performance.now() - seeded;
   const headers = { Cookie: `${sessionCookie}; csrftoken=${csrf}`, "X-Forwarded-For": "10.9.0.2" };
@@ -164,7 +164,7 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   for (const [call, figures] of Object.entries(interleaved)) console.info(`  interleaved ${call}: p95 ${figures.p95Milliseconds.toFixed(1)} ms, ×${figures.ratioToSiteConfigP95.toFixed(1)} of GET /site-config's p95`);
   console.info(`  POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
   console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}`);
-  await handler.drained();
+  await requestsDrained(lifecycle);
   server.close();
   server.closeAllConnections?.();
   return { seedMilliseconds, queries, interleaved, rating };

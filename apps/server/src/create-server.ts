@@ -30,7 +30,9 @@ import { createOutboxRoutes } from "./mail/outbox-routes.ts";
 import { createSmtpMailer } from "./mail/smtp-mailer.ts";
 import { createThisMachineOnlyMiddleware } from "./http/this-machine-only.ts";
 import { createRateLimiter } from "./rate-limit/rate-limiter.ts";
-import { createSecurityHeadersMiddleware, type SecurityHeadersVariables } from "./security/security-headers.ts";
+import { createSecurityHeadersMiddleware, securityHeadersWithoutInlineScripts, type SecurityHeadersVariables } from "./security/security-headers.ts";
+import type { NodeFront } from "./http/node-front.ts";
+import { createIdentityFrontRoutes } from "./identity/identity-front.ts";
 import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
 import { createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpSubtitleParseWorker } from "./study/index.ts";
@@ -79,13 +81,19 @@ export const csrfExemptPathPrefixes = ["/_allauth/app/", "/stripe/webhook"] as c
 export type ServerVariables = SecurityHeadersVariables & IdentityVariables;
 
 /**
+ * The application: Hono's app (`app.request()` in tests, `app.fetch`) and the node front that answers the hottest calls
+ * before Hono when the app is served over node:http (`serveAtelier`, decision 0040).
+ */
+export type AtelierApp = Hono<{ Variables: ServerVariables }> & { readonly nodeFront: NodeFront };
+
+/**
  * Builds the whole HTTP application: APIs first, then the web site. No port is opened; tests call `app.request()`.
  *
  * @example
  * const app = createServer({ configuration: loadConfiguration(process.env), database });
  * const response = await app.request("/site-config");
  */
-export function createServer(options: CreateServerOptions): Hono<{ Variables: ServerVariables }> {
+export function createServer(options: CreateServerOptions): AtelierApp {
   const { configuration, database } = options;
   const clock = options.clock ?? systemClock;
   const lifecycle = options.lifecycle ?? createServerLifecycle();
@@ -212,7 +220,13 @@ export function createServer(options: CreateServerOptions): Hono<{ Variables: Se
 
   app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production", publicOrigin: configuration.publicOrigin }));
 
-  return app;
+  const nodeFront: NodeFront = {
+    routes: createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy }),
+    lifecycle,
+    securityHeaders: securityHeadersWithoutInlineScripts(configuration),
+    log: logger,
+  };
+  return Object.assign(app, { nodeFront });
 }
 
 function createDefaultMailer(configuration: Configuration, database: AtelierDatabase, clock: Clock): Mailer {

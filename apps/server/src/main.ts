@@ -1,7 +1,7 @@
 import { Server as NetServer } from "node:net";
-import { serve } from "@hono/node-server";
 import { ConfigurationError, loadConfiguration } from "./config.ts";
 import { createServer } from "./create-server.ts";
+import { serveAtelier } from "./http/serve-atelier.ts";
 import { migrateToLatest } from "./database/migrations.ts";
 import { describeDatabaseStartupFailure } from "./database/database-errors.ts";
 import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const app = createServer({ configuration, database: openedDatabase.database, lifecycle, clock });
   // At start and hourly: the events of accounts that stay dormant expire too (decision 0026).
   const securityEventPruning = startSecurityEventPruning({ database: openedDatabase.database, clock });
-  const server = serve({ fetch: app.fetch, port: configuration.port, hostname: configuration.host }, () => {
+  const server = serveAtelier(app, { port: configuration.port, hostname: configuration.host }, () => {
     logger.info(`Atelier is running at http://localhost:${configuration.port}`);
   });
   // Longer than a proxy keeps an idle upstream connection (nginx: 60 s), so the proxy, not this process, closes idle

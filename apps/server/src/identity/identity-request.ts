@@ -119,16 +119,19 @@ export function sentToken(c: Context, client: IdentityClient): string | undefine
 
 export async function trackActivity(deps: IdentityDependencies, request: IdentityRequest, session: SessionState): Promise<void> {
   const { settings, sessions } = deps;
-  if (!settings.trackUserSessionActivity) {
-    return;
-  }
-  const changed = session.ip !== request.ip || session.userAgent !== request.userAgent;
-  if (changed || request.now.getTime() - new Date(session.lastSeenAt).getTime() >= activityWriteIntervalMilliseconds) {
+  if (isActivityWriteDue(settings, session, request)) {
     await sessions.recordActivity(session.id, { ip: request.ip, userAgent: request.userAgent, now: request.now });
     session.ip = request.ip;
     session.userAgent = request.userAgent;
     session.lastSeenAt = request.now.toISOString();
   }
+}
+
+/** Whether this request must record the session's activity (a new address or browser, or a minute since the last). */
+export function isActivityWriteDue(settings: IdentityDependencies["settings"], session: SessionState, request: { ip: string; userAgent: string; now: Date }): boolean {
+  if (!settings.trackUserSessionActivity) return false;
+  const changed = session.ip !== request.ip || session.userAgent !== request.userAgent;
+  return changed || request.now.getTime() - new Date(session.lastSeenAt).getTime() >= activityWriteIntervalMilliseconds;
 }
 
 export function finish(deps: IdentityDependencies, request: IdentityRequest, result: IdentityResult): Response {

@@ -1,0 +1,190 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfiguration } from "../config.ts";
+import { createServer, type AtelierApp } from "../create-server.ts";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { createFrontedRequestListener, type FrontRoute } from "../http/node-front.ts";
+
+const csrf = "abcdefghijklmnopqrstuvwxyz012345";
+const sessionPath = "/_allauth/browser/v1/auth/session";
+const configPath = "/_allauth/browser/v1/config";
+const userAgent = "front-parity-test";
+/** Headers that differ between any two answers, front or not. */
+const headersOfTheMoment = new Set(["date", "connection", "keep-alive", "x-request-id"]);
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** One request as a browser sends it, headers exactly as given (repeated ones too), over node:http. */
+function send(base: string, target: string, options: { method?: string; headers?: [string, string][]; body?: string } = {}): Promise<Answer & { requestId: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    // Raw headers: node:http adds neither Host nor framing to them.
+    const headers = [...(options.headers ?? []), ...(options.body === undefined || options.headers?.some(([name]) => name === "Content-Length") ? [] : [["Content-Length", String(Buffer.byteLength(options.body))]])].flat();
+    const request = http.request(`${base}${target}`, { method: options.method ?? "GET", headers: ["Host", new URL(base).host, ...headers, "User-Agent", userAgent], agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        // A new CSRF token is random in every answer that sets one.
+        const answerHeaders = Object.fromEntries(
+          Object.entries(response.headers)
+            .filter(([name]) => !headersOfTheMoment.has(name))
+            .map(([name, value]) => [name, String(value).replace(/csrftoken=[^;]+/, "csrftoken=(new)")]),
+        );
+        resolve({ status: response.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(chunks).toString("utf8"), requestId: response.headers["x-request-id"] as string | undefined });
+      });
+    });
+    request.on("error", reject);
+    request.end(options.body);
+  });
+}
+
+describe.each(testDatabaseEngines)("given the node front before the app, on %s", (engine) => {
+  let testDatabase: TestDatabase;
+  let app: AtelierApp;
+  let appOnly: http.Server;
+  let fronted: http.Server;
+  let appOnlyBase: string;
+  let frontedBase: string;
+  const now = { value: new Date("2026-03-02T09:00:00Z") };
+  /** The paths the front's routes answered themselves (not handed to the app), in order. */
+  const answeredInFront: string[] = [];
+  let signedInCookies: string;
+  let pendingCodeCookies: string;
+
+  beforeAll(async () => {
+    testDatabase = await openTestDatabase(engine);
+    const configuration = loadConfiguration({
+      NODE_ENV: "test",
+      DATA_DIR: os.tmpdir(),
+      ACCOUNT_EMAIL_VERIFICATION: "none",
+      WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+    });
+    app = createServer({ configuration, database: testDatabase.database, clock: () => now.value });
+    const observedRoutes = new Map<string, FrontRoute>(
+      [...app.nodeFront.routes].map(([target, route]) => [
+        target,
+        async (request) => {
+          const answer = await route(request);
+          if (answer !== null) answeredInFront.push(target);
+          return answer;
+        },
+      ]),
+    );
+    const appListener = getRequestListener(app.fetch);
+    appOnly = http.createServer(appListener);
+    fronted = http.createServer(createFrontedRequestListener({ ...app.nodeFront, routes: observedRoutes }, appListener));
+    [appOnlyBase, frontedBase] = await Promise.all([listen(appOnly), listen(fronted)]);
+
+    const origin = configuration.publicOrigin;
+    const post = (target: string, body: unknown, cookies = `csrftoken=${csrf}`) =>
+      send(frontedBase, `/_allauth/browser/v1${target}`, { method: "POST", headers: [["Content-Type", "application/json"], ["Origin", origin], ["X-CSRFToken", csrf], ["Cookie", cookies]], body: JSON.stringify(body) });
+    const signup = await post("/auth/signup", { email: "front@example.ch", password: "correct horse battery" });
+    expect(signup).toMatchObject({ status: 200 });
+    const sessionCookie = /sessionid=[^;]+/.exec(signup.headers["set-cookie"] ?? "")?.[0];
+    signedInCookies = `${sessionCookie}; csrftoken=${csrf}; atelier_signed_in=1`;
+    const codeRequested = await post("/auth/code/request", { email: "front@example.ch" });
+    expect(codeRequested.status).toBe(401);
+    pendingCodeCookies = `${/sessionid=[^;]+/.exec(codeRequested.headers["set-cookie"] ?? "")?.[0]}; csrftoken=${csrf}`;
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const server of [appOnly, fronted]) {
+      server.close();
+      server.closeAllConnections();
+    }
+    await testDatabase.destroy();
+  });
+
+  /** The same request to the app alone and to the front before it: the same answer, and whether the front answered. */
+  async function sendToBoth(target: string, options: Parameters<typeof send>[2] = {}) {
+    const before = answeredInFront.length;
+    const fromTheApp = await send(appOnlyBase, target, options);
+    const throughTheFront = await send(frontedBase, target, options);
+    const { requestId: _appRequestId, ...appAnswer } = fromTheApp;
+    const { requestId, ...frontAnswer } = throughTheFront;
+    expect(frontAnswer).toEqual(appAnswer);
+    return { answer: frontAnswer, requestId, answeredInFront: answeredInFront.length > before };
+  }
+
+  it("should answer a signed-in browser's session and configuration itself, exactly as the app does", async () => {
+    const session = await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies]] });
+    expect(session.answeredInFront).toBe(true);
+    expect(session.answer.status).toBe(200);
+    expect(JSON.parse(session.answer.body)).toMatchObject({ meta: { is_authenticated: true }, data: { user: { email: "front@example.ch" } } });
+    expect(session.answer.headers).toMatchObject({ "cache-control": "max-age=0, no-cache, no-store, must-revalidate, private", "x-content-type-options": "nosniff" });
+    expect(session.answer.headers["content-security-policy"]).toContain("default-src 'self'");
+
+    const config = await sendToBoth(configPath, { headers: [["Cookie", signedInCookies]] });
+    expect(config.answeredInFront).toBe(true);
+    expect(JSON.parse(config.answer.body)).toMatchObject({ status: 200, data: { account: { login_methods: ["email"] } } });
+  });
+
+  it("should answer a visitor who never signed in itself: 401 with the flows", async () => {
+    const visitor = await sendToBoth(sessionPath, { headers: [["Cookie", `csrftoken=${csrf}`]] });
+    expect(visitor.answeredInFront).toBe(true);
+    expect(visitor.answer.status).toBe(401);
+    expect(JSON.parse(visitor.answer.body)).toMatchObject({ meta: { is_authenticated: false } });
+  });
+
+  it("should keep the client's plain request id and replace any other", async () => {
+    const kept = await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies], ["X-Request-Id", "from-the-proxy-42"]] });
+    expect(kept.answeredInFront).toBe(true);
+    expect(kept.requestId).toBe("from-the-proxy-42");
+    const replaced = await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies], ["X-Request-Id", "two words"]] });
+    expect(replaced.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each([
+    ["no CSRF cookie (the app sets one)", () => [["Cookie", signedInCookies.replace(`csrftoken=${csrf}`, "other=1")]]],
+    ["no signed-in hint (the app sets it)", () => [["Cookie", signedInCookies.replace("; atelier_signed_in=1", "")]]],
+    ["an unknown session (the app deletes its cookie)", () => [["Cookie", `sessionid=unknown; csrftoken=${csrf}; atelier_signed_in=1`]]],
+    ["a hint but no session (the app deletes the hint)", () => [["Cookie", `csrftoken=${csrf}; atelier_signed_in=1`]]],
+    ["a pending sign-in by code (its flow may have expired)", () => [["Cookie", pendingCodeCookies]]],
+    ["two Cookie headers", () => [["Cookie", `csrftoken=${csrf}`], ["Cookie", signedInCookies]]],
+  ] as [string, () => [string, string][]][])("should leave a request with %s to the app", async (_case, headersOf) => {
+    const both = await sendToBoth(sessionPath, { headers: headersOf() });
+    expect(both.answeredInFront).toBe(false);
+  });
+
+  it("should leave a request to the app when the session's activity is due to be recorded", async () => {
+    const before = answeredInFront.length;
+    now.value = new Date(now.value.getTime() + 61_000);
+    const due = await send(frontedBase, sessionPath, { headers: [["Cookie", signedInCookies]] });
+    expect(due.status).toBe(200);
+    expect(answeredInFront.length).toBe(before);
+    // Recorded by the app: the next one is quiet again.
+    expect((await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies]] })).answeredInFront).toBe(true);
+  });
+
+  it("should only look at a plain GET of its exact paths", async () => {
+    const before = answeredInFront.length;
+    for (const [target, method] of [
+      [`${sessionPath}?refresh=1`, "GET"],
+      [`${sessionPath}/`, "GET"],
+      [sessionPath, "HEAD"],
+    ] as const) {
+      await sendToBoth(target, { method, headers: [["Cookie", signedInCookies]] });
+    }
+    await send(frontedBase, sessionPath, { headers: [["Cookie", signedInCookies], ["Content-Length", "2"]], body: "{}" });
+    expect(answeredInFront.length).toBe(before);
+  });
+
+  it("should leave every request to the app while the server drains", async () => {
+    const before = answeredInFront.length;
+    app.nodeFront.lifecycle.state = "draining";
+    try {
+      const answer = await send(frontedBase, sessionPath, { headers: [["Cookie", signedInCookies]] });
+      expect(answer.status).toBe(503);
+    } finally {
+      app.nodeFront.lifecycle.state = "serving";
+    }
+    expect(answeredInFront.length).toBe(before);
+  });
+});
