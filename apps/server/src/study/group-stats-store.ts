@@ -1,6 +1,7 @@
 import { dueForecastFromTallies, FIRST_BOX, groupStatisticsFromTallies, type BoxNumber, type GroupStatistics, type StatisticsTally } from "@atelier/leitner";
 import { sql, type Expression, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { prepareQuery, type PreparedQuery } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
@@ -203,6 +204,38 @@ type StatisticsRow = {
 };
 
 /**
+ * The statistics statement for one page size, prepared once (a few hundred µs of PostgreSQL's planning a call; the
+ * setup offers four sizes and the API allows 1 to 100).
+ */
+const statisticsQueryByPageSize = new Map<number, PreparedQuery<[learnerKey: string, groupId: string], StatisticsRow>>();
+
+function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string, groupId: string], StatisticsRow> {
+  let query = statisticsQueryByPageSize.get(pageSize);
+  if (query === undefined) {
+    query = prepareQuery(`group-statistics-${pageSize}`, (database, learnerKey: string, groupId: string) => {
+      const statement = sql<StatisticsRow>`
+        select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
+          t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
+          cast(null as integer) as position, cast(null as double precision) as confidence
+          from ${talliesQuery(database, learnerKey, groupId).as("t")}
+        union all
+        select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
+          from ${hiddenPairsQuery(database, learnerKey, groupId).as("h")}
+        union all
+        select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
+          from ${doubtfulPairsQuery(database, groupId).as("d")}
+        union all
+        select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
+          from ${previewRowsQuery(database, learnerKey, groupId, false, 0, pageSize).as("p")}
+      `;
+      return { compile: () => statement.compile(database) };
+    });
+    statisticsQueryByPageSize.set(pageSize, query);
+  }
+  return query;
+}
+
+/**
  * The group stats of spec §3 for one learner, counted in SQL over the pairs they study (hidden ones left out): the same
  * numbers as `computeGroupStatistics` and `forecastDueCards` over those pairs and records in memory, without loading
  * the group. Also the doubtful count, the hidden pairs and the preview's first page of `pageSize` pairs.
@@ -214,22 +247,7 @@ type StatisticsRow = {
  * const reading = await readGroupStatistics(database, learner.key, group, clock(), DEFAULT_SETUP.previewPageSize);
  */
 export async function readGroupStatistics(database: Executor, learnerKey: string, group: GroupOfStatistics, now: Date, pageSize: number): Promise<GroupStatisticsReading> {
-  const { rows } = await sql<StatisticsRow>`
-    select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
-      t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
-      cast(null as integer) as position, cast(null as double precision) as confidence
-      from ${talliesQuery(database, learnerKey, group.id).as("t")}
-    union all
-    select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
-      from ${hiddenPairsQuery(database, learnerKey, group.id).as("h")}
-    union all
-    select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
-      from ${doubtfulPairsQuery(database, group.id).as("d")}
-    union all
-    select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
-      from ${previewRowsQuery(database, learnerKey, group.id, false, 0, pageSize).as("p")}
-  `.execute(database);
-
+  const { rows } = await statisticsQueryOf(pageSize).execute(database, learnerKey, group.id);
   const tallies = toTallies(rows.filter((row) => row.kind === "tally") as TallyRow[]);
   const hidden = (rows.filter((row) => row.kind === "hidden") as HiddenPairRow[]).sort(byPosition);
   const firstRows = (rows.filter((row) => row.kind === "page") as PreviewRow[]).sort(byPosition);
