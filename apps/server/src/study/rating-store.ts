@@ -5,7 +5,7 @@ import { prepareQuery } from "../database/prepared-query.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
-import { isPossibleId, toCardProgress } from "./study-store.ts";
+import { isPossibleId, toCardProgress, upsertingProgress } from "./study-store.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
 
@@ -47,18 +47,7 @@ const writeProgressQuery = prepareQuery(
     database
       .insertInto("study_progress")
       .values({ learner_key: learnerKey, pair_id: pairId, group_id: groupId, box, review_count: reviewCount, correct_count: correctCount, studied_at: studiedAt, last_reviewed_at: lastReviewedAt, due_at: dueAt, updated_at: updatedAt })
-      .onConflict((conflict) =>
-        // Not the group: a pair never changes groups, and naming it would make SQLite rewrite its index too.
-        conflict.columns(["learner_key", "pair_id"]).doUpdateSet((expression) => ({
-          box: expression.ref("excluded.box"),
-          review_count: expression.ref("excluded.review_count"),
-          correct_count: expression.ref("excluded.correct_count"),
-          studied_at: expression.ref("excluded.studied_at"),
-          last_reviewed_at: expression.ref("excluded.last_reviewed_at"),
-          due_at: expression.ref("excluded.due_at"),
-          updated_at: expression.ref("excluded.updated_at"),
-        })),
-      ),
+      .$call(upsertingProgress),
 );
 
 type RatingTargetRow = Awaited<ReturnType<typeof readRatingTargetQuery.execute>>["rows"][number];

@@ -1,6 +1,6 @@
 import type { BoxNumber, CardProgress } from "@atelier/leitner";
 import type { AlignmentReport } from "@atelier/subtitles";
-import type { Selectable, Transaction } from "kysely";
+import type { InsertQueryBuilder, Selectable, Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
 
@@ -168,7 +168,26 @@ export async function countMemorizedCards(database: Executor, learnerKey: string
   return Number(row?.memorized_count ?? 0);
 }
 
-/** Inserts or replaces records (delete + insert: portable, and the primary key keeps one row per learner and pair). */
+/**
+ * An insert of progress records that replaces a learner's record of the same pair: every column but the keys and the
+ * group (a pair never changes groups, and naming it would make SQLite rewrite that index too). Every progress write
+ * goes through it (`writeProgress`, the rating).
+ */
+export function upsertingProgress<Output>(insert: InsertQueryBuilder<DatabaseSchema, "study_progress", Output>): InsertQueryBuilder<DatabaseSchema, "study_progress", Output> {
+  return insert.onConflict((conflict) =>
+    conflict.columns(["learner_key", "pair_id"]).doUpdateSet((expression) => ({
+      box: expression.ref("excluded.box"),
+      review_count: expression.ref("excluded.review_count"),
+      correct_count: expression.ref("excluded.correct_count"),
+      studied_at: expression.ref("excluded.studied_at"),
+      last_reviewed_at: expression.ref("excluded.last_reviewed_at"),
+      due_at: expression.ref("excluded.due_at"),
+      updated_at: expression.ref("excluded.updated_at"),
+    })),
+  );
+}
+
+/** Inserts or replaces records (an upsert: the primary key keeps one row per learner and pair). */
 export async function writeProgress(database: Executor, learnerKey: string, records: readonly (CardProgress & { groupId: string })[], now: string): Promise<void> {
   for (let start = 0; start < records.length; start += progressWriteBatchSize) {
     const batch = records.slice(start, start + progressWriteBatchSize);
@@ -189,18 +208,7 @@ export async function writeProgress(database: Executor, learnerKey: string, reco
           updated_at: now,
         })),
       )
-      .onConflict((conflict) =>
-        conflict.columns(["learner_key", "pair_id"]).doUpdateSet((expression) => ({
-          group_id: expression.ref("excluded.group_id"),
-          box: expression.ref("excluded.box"),
-          review_count: expression.ref("excluded.review_count"),
-          correct_count: expression.ref("excluded.correct_count"),
-          studied_at: expression.ref("excluded.studied_at"),
-          last_reviewed_at: expression.ref("excluded.last_reviewed_at"),
-          due_at: expression.ref("excluded.due_at"),
-          updated_at: expression.ref("excluded.updated_at"),
-        })),
-      )
+      .$call(upsertingProgress)
       .execute();
   }
 }
