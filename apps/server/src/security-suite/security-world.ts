@@ -253,11 +253,11 @@ export async function buildSecurityWorld(engine: DatabaseEngine, options: { envi
     [bookkeepingColumns, await fingerprintTables(testDatabase, layout, bookkeepingColumns)],
   ]);
   // Most requests write nothing; the counter spares them the fingerprints.
-  let writeCounterAtBaseline = await readWriteCounter(testDatabase);
+  let writeCounterAtBaseline = await readWriteCounter(testDatabase, layout);
   const changedTables = async (ignoredColumns: IgnoredColumns = noColumnsIgnored) => {
     const baseline = baselines.get(ignoredColumns);
     if (!baseline) throw new Error("The security world compares tables entirely or without bookkeepingColumns, nothing else.");
-    if ((await readWriteCounter(testDatabase)) === writeCounterAtBaseline) return [];
+    if ((await readWriteCounter(testDatabase, layout)) === writeCounterAtBaseline) return [];
     return compareFingerprints(baseline, await fingerprintTables(testDatabase, layout, ignoredColumns));
   };
   const resources: SecurityResources = {
@@ -290,7 +290,7 @@ export async function buildSecurityWorld(engine: DatabaseEngine, options: { envi
     restore: async () => {
       const changed = await changedTables();
       if (changed.length > 0) await restoreDatabaseSnapshot(testDatabase, snapshot, changed);
-      writeCounterAtBaseline = await readWriteCounter(testDatabase);
+      writeCounterAtBaseline = await readWriteCounter(testDatabase, layout);
       return changed;
     },
     destroy: async () => {
