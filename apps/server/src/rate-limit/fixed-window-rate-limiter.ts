@@ -1,8 +1,10 @@
+import type pg from "pg";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery } from "../database/prepared-query.ts";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
+import { batchPerTurn } from "../database/turn-batch.ts";
 import type { RateLimitDecision } from "./rate-limiter.ts";
 
 export type FixedWindowLimit = { maximumRequests: number; windowMilliseconds: number };
@@ -17,6 +19,38 @@ const countRequest = prepareQuery("rate-limit-window", (database, scope: string,
 );
 
 /**
+ * Counts the requests of one turn of the event loop in one statement on PostgreSQL: each window's requests together
+ * (an upsert may change a row once), and each request's count is the window's new count less those after it, as if
+ * they had been counted one after another.
+ */
+async function countRequestsOnPostgres(pool: pg.Pool, scope: string, requests: readonly WindowRequest[]): Promise<number[]> {
+  const windows = new Map<string, { clientKey: string; windowStart: string; requestCount: number }>();
+  const positions = requests.map(({ clientKey, windowStart }) => {
+    const key = JSON.stringify([clientKey, windowStart]);
+    const window = windows.get(key) ?? { clientKey, windowStart, requestCount: 0 };
+    windows.set(key, window);
+    window.requestCount += 1;
+    return { key, position: window.requestCount };
+  });
+  const counted = [...windows.values()];
+  const { rows } = await pool.query<{ client_key: string; window_start: string; request_count: number | string }>({
+    name: "atelier_rate_limit_windows",
+    text: `INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
+      SELECT $1, client_key, window_start, request_count FROM unnest($2::text[], $3::text[], $4::integer[]) AS counted (client_key, window_start, request_count)
+      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + excluded.request_count
+      RETURNING client_key, window_start, request_count`,
+    values: [scope, counted.map((window) => window.clientKey), counted.map((window) => window.windowStart), counted.map((window) => window.requestCount)],
+  });
+  const totals = new Map(rows.map((row) => [JSON.stringify([row.client_key, row.window_start]), Number(row.request_count)]));
+  return positions.map(({ key, position }) => {
+    const window = windows.get(key) as { requestCount: number };
+    return (totals.get(key) ?? Number.NaN) - window.requestCount + position;
+  });
+}
+
+type WindowRequest = { clientKey: string; windowStart: string };
+
+/**
  * A cheap exact limit for busy endpoints: requests are counted per client in fixed windows, each request one upsert
  * that returns the window's new count (atomic on SQLite and PostgreSQL alike, so several processes share it). A
  * burst at a window's edge may reach twice the limit over a short span, which is fine for limits meant against
@@ -28,19 +62,12 @@ const countRequest = prepareQuery("rate-limit-window", (database, scope: string,
  */
 export function createFixedWindowRateLimiter(options: { database: AtelierDatabase; scope: string; limit: FixedWindowLimit; clock: Clock }) {
   let requestsSincePrune = 0;
-  const isPostgres = postgresPoolOf(options.database) !== undefined;
-  // Every unsafe study call passes here: on SQLite in the transaction shared with the other writes of the turn
-  // (decision 0036); on PostgreSQL one upsert of its own (the per-turn batch was withdrawn: 0036's amendment).
+  const pool = postgresPoolOf(options.database);
+  // Every unsafe study call passes here: on PostgreSQL one statement a turn of the event loop (`batchPerTurn`), on
+  // SQLite in the transaction shared with the other writes of the turn (decision 0036).
+  const countOnPostgres = pool === undefined ? undefined : batchPerTurn((requests: readonly WindowRequest[]) => countRequestsOnPostgres(pool, options.scope, requests), { maximumBatchSize: 200 });
   const count = async (clientKey: string, windowStart: string): Promise<number> => {
-    if (isPostgres) {
-      const counted = await options.database
-        .insertInto("rate_limit_window")
-        .values({ scope: options.scope, client_key: clientKey, window_start: windowStart, request_count: 1 })
-        .onConflict((conflict) => conflict.columns(["scope", "client_key", "window_start"]).doUpdateSet((expression) => ({ request_count: expression("rate_limit_window.request_count", "+", 1) })))
-        .returning("request_count")
-        .executeTakeFirstOrThrow();
-      return Number(counted.request_count);
-    }
+    if (countOnPostgres !== undefined) return countOnPostgres({ clientKey, windowStart });
     const counted = runInSharedSqliteTransaction(options.database, (transaction) => transaction.run(countRequest, options.scope, clientKey, windowStart)) ?? countRequest.execute(options.database, options.scope, clientKey, windowStart);
     const row = (await counted).rows[0];
     if (row === undefined) throw new Error("The rate limit's upsert returned no row.");

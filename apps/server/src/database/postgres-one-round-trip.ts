@@ -1,0 +1,73 @@
+import pg from "pg";
+
+/** A statement PREPAREd in SQL on each connection the first time it runs there (a batch of statements binds no values). */
+export type SessionPreparedStatement = { name: string; parameterTypes: readonly string[]; sql: string };
+
+export type LiteralValue = string | number | boolean | null;
+
+/** The statements each connection has prepared; a connection that is replaced prepares them again. */
+const preparedByConnection = new WeakMap<pg.PoolClient, Set<string>>();
+
+function toLiteral(value: LiteralValue): string {
+  if (value === null) return "NULL";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new TypeError(`${value} cannot be sent to PostgreSQL as a number.`);
+    return String(value);
+  }
+  // PostgreSQL cannot hold U+0000 in text; callers refuse such values before they reach a query.
+  if (value.includes("\u0000")) throw new TypeError("A value sent to PostgreSQL contains U+0000.");
+  return pg.escapeLiteral(value);
+}
+
+/**
+ * Runs a prepared statement once for each list of values, as one transaction, in one round trip, after taking the
+ * transaction locks of `lockKeys` (in sorted order, as every taker of several does, so that two never wait for each
+ * other): the locks and the statements go as one simple query, which PostgreSQL runs as one implicit transaction,
+ * each statement with a snapshot taken when it starts, so each sees everything committed before the locks were
+ * granted and what the ones before it wrote; an error rolls the whole back. The locks are therefore held for the
+ * statements alone, never across a round trip to this process, which under load waits for its turn in a busy event
+ * loop. A simple query binds no values: they go as literals quoted by node-postgres to an `EXECUTE` of the
+ * statement, which each connection prepares once. `asynchronousCommit` does not wait for the commit to reach the
+ * disk (decision 0036): the locks are released at commit, so the next rating of the same learner would otherwise
+ * wait for an fsync. Answers the rows of each run, in order.
+ *
+ * @example
+ * const [rows] = await executeInOneRoundTrip(pool, rateStatement, [[learnerKey, pairId]], { lockKeys: [`study-progress:${learnerKey}`], asynchronousCommit: true });
+ */
+export async function executeInOneRoundTrip<Row>(
+  pool: pg.Pool,
+  statement: SessionPreparedStatement,
+  valueLists: readonly (readonly LiteralValue[])[],
+  options: { lockKeys?: readonly string[]; asynchronousCommit?: boolean },
+): Promise<Row[][]> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    let prepared = preparedByConnection.get(client);
+    if (prepared === undefined) {
+      prepared = new Set();
+      preparedByConnection.set(client, prepared);
+    }
+    if (!prepared.has(statement.name)) {
+      const parameterTypes = statement.parameterTypes.length === 0 ? "" : ` (${statement.parameterTypes.join(", ")})`;
+      await client.query(`PREPARE ${statement.name}${parameterTypes} AS ${statement.sql}`);
+      prepared.add(statement.name);
+    }
+    const statements = [
+      ...(options.asynchronousCommit === true ? ["SELECT set_config('synchronous_commit', 'off', true)"] : []),
+      ...[...new Set(options.lockKeys ?? [])].sort().map((key) => `SELECT pg_advisory_xact_lock(hashtextextended(${toLiteral(key)}, 0))`),
+      ...valueLists.map((values) => `EXECUTE ${statement.name}${values.length === 0 ? "" : `(${values.map(toLiteral).join(", ")})`}`),
+    ];
+    const answered = (await client.query(statements.join("; "))) as unknown as pg.QueryResult | pg.QueryResult[];
+    const results = Array.isArray(answered) ? answered : [answered];
+    return results.slice(results.length - valueLists.length).map((result) => result.rows as Row[]);
+  } catch (error) {
+    // A statement's own error leaves the connection as it was (the implicit transaction is rolled back); a dropped
+    // connection must not go back to the pool.
+    if (!(error instanceof Error && "severity" in error)) broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
