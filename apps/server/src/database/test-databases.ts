@@ -39,18 +39,37 @@ export async function openTestDatabase(engine: DatabaseEngine): Promise<TestData
   const schemaName = `atelier_test_${crypto.randomUUID().replaceAll("-", "")}`;
   await runPostgresAdministration(`CREATE SCHEMA ${schemaName}`);
   const opened = openDatabase({ databaseUrl: testPostgresUrl, dataDirectory: "", postgresSearchPath: schemaName });
-  await migrateToLatest(opened.database, { postgresSchema: schemaName });
+  await whileTestSchemasStayPut(() => migrateToLatest(opened.database, { postgresSchema: schemaName }));
   return {
     ...opened,
     postgresSchema: schemaName,
     destroy: async () => {
       await opened.close();
-      await runPostgresAdministration(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`);
+      await runPostgresAdministration(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`, { exclusiveOfIntrospection: true });
     },
   };
 }
 
-async function runPostgresAdministration(statement: string): Promise<void> {
+/** An advisory lock of the test server: shared while a schema's tables are listed, exclusive while one is dropped. */
+const testSchemasLockKey = 7_216_016;
+
+/**
+ * Runs `work` while no test database's schema is dropped. Kysely's introspection (which the migrator uses to find its
+ * table, and the security suite to list the tables) reads every schema of the server and then asks
+ * `has_schema_privilege` by name: a schema another test file drops in between fails it with "schema … does not exist".
+ */
+export async function whileTestSchemasStayPut<Result>(work: () => Promise<Result>): Promise<Result> {
+  const client = await connectForAdministration();
+  try {
+    await client.query("SELECT pg_advisory_lock_shared($1)", [testSchemasLockKey]);
+    return await work();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end();
+  }
+}
+
+async function connectForAdministration(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: testPostgresUrl, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
@@ -60,7 +79,13 @@ async function runPostgresAdministration(statement: string): Promise<void> {
       { cause: error },
     );
   }
+  return client;
+}
+
+async function runPostgresAdministration(statement: string, options: { exclusiveOfIntrospection?: boolean } = {}): Promise<void> {
+  const client = await connectForAdministration();
   try {
+    if (options.exclusiveOfIntrospection === true) await client.query("SELECT pg_advisory_lock($1)", [testSchemasLockKey]);
     await client.query(statement);
   } finally {
     await client.end();

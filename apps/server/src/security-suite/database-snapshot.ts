@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql, type Kysely } from "kysely";
-import type { TestDatabase } from "../database/test-databases.ts";
+import { whileTestSchemasStayPut, type TestDatabase } from "../database/test-databases.ts";
 
 type Row = Record<string, unknown>;
 // The suite reads and writes every table by name, whatever the schema says.
@@ -25,7 +25,8 @@ function stableRowText(row: Row): string {
 }
 
 async function listTableNames(testDatabase: TestDatabase): Promise<string[]> {
-  const tables = await testDatabase.database.introspection.getTables();
+  const listTables = () => testDatabase.database.introspection.getTables();
+  const tables = await (testDatabase.engine === "postgresql" ? whileTestSchemasStayPut(listTables) : listTables());
   return tables
     .filter((table) => !table.isView && (testDatabase.engine === "sqlite" || table.schema === testDatabase.postgresSchema))
     .map((table) => table.name)
