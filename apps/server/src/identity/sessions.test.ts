@@ -1,7 +1,9 @@
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { createAccountStore } from "./email-addresses.ts";
 import { createSessionStore } from "./sessions.ts";
+import { findGroup } from "../study/study-store.ts";
 
 const now = new Date("2026-03-10T10:00:00.000Z");
 const session = { methods: [], pending: {}, ip: "203.0.113.7", userAgent: "test", now };
@@ -11,6 +13,27 @@ describe.each(testDatabaseEngines)("given sessions on %s", (engine) => {
   afterEach(async () => {
     await testDatabase?.destroy();
     testDatabase = null;
+  });
+
+  it("should still find a session and its group after a migration adds columns under the running process (a rolling upgrade)", async () => {
+    testDatabase = await openTestDatabase(engine);
+    const { database } = testDatabase;
+    const accounts = createAccountStore({ database });
+    const sessions = createSessionStore({ database });
+    const anna = await accounts.createUser({ email: "anna@example.ch", passwordHash: "hash", now });
+    const annas = await sessions.create({ ...session, client: "browser", userId: anna.id });
+    const groupId = "5c0c4a52-8f5e-4e61-9f0a-3f6f2b1d2e10";
+    await database.insertInto("subtitle_group").values({ id: groupId, owner_id: anna.id, name: "Film", is_public: 0, pair_count: 0, alignment_report_json: "{}", created_at: now.toISOString() }).execute();
+    // One after another, the reads go to the same pooled connection, which prepared them the first time.
+    const readBoth = async () => {
+      const answers: string[] = [];
+      for (let round = 0; round < 3; round += 1) answers.push([(await sessions.findByToken(annas.token, "browser", now))?.session.id, (await findGroup(database, groupId))?.name].join());
+      return answers;
+    };
+    expect(new Set(await readBoth())).toEqual(new Set([`${annas.session.id},Film`]));
+    await sql`alter table identity_session add column next_release_note text`.execute(database);
+    await sql`alter table subtitle_group add column next_release_note text`.execute(database);
+    expect(new Set(await readBoth())).toEqual(new Set([`${annas.session.id},Film`]));
   });
 
   it("should find each session of many read at once with its own account, and none for an unknown, expired or other client's token", async () => {

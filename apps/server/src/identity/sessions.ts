@@ -45,12 +45,15 @@ function toSessionState(row: IdentitySessionTable): SessionState {
   };
 }
 
+const sessionColumns = ["id", "token_hash", "number", "client", "user_id", "methods_json", "pending_json", "ip", "user_agent", "created_at", "last_seen_at", "expires_at"] as const satisfies readonly (keyof IdentitySessionTable)[];
+
 function selectSessionsWithAccounts(database: AtelierDatabase) {
   return database
     .selectFrom("identity_session as session")
     .leftJoin("identity_user as account", "account.id", "session.user_id")
     .leftJoin("identity_email_address as address", "address.user_id", "account.id")
-    .selectAll("session")
+    // Named, not `session.*`: a prepared `select *` fails once a migration adds a column (see findGroup's query).
+    .select(sessionColumns.map((column) => `session.${column}` as const))
     .select(["account.id as account_id", "account.password_hash", "account.is_active", "address.email", "address.verified", "address.is_primary"]);
 }
 

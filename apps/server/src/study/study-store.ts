@@ -2,6 +2,7 @@ import type { BoxNumber, CardProgress } from "@atelier/leitner";
 import type { AlignmentReport } from "@atelier/subtitles";
 import type { InsertQueryBuilder, Selectable, Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { prepareQuery } from "../database/prepared-query.ts";
 import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
 
 export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
@@ -20,9 +21,18 @@ export function isPossibleId(id: string): boolean {
   return !id.includes("\u0000");
 }
 
+const subtitleGroupColumns = ["id", "owner_id", "name", "is_public", "pair_count", "alignment_report_json", "created_at"] as const satisfies readonly (keyof SubtitleGroupTable)[];
+
+/**
+ * Prepared once: every study call of a group reads it first. Its columns are named: PostgreSQL refuses to run a
+ * prepared `select *` again once a column was added ("cached plan must not change result type"), which a rolling
+ * upgrade's migration does under the processes still running the release before.
+ */
+const findGroupQuery = prepareQuery("subtitle-group", (database, groupId: string) => database.selectFrom("subtitle_group").select(subtitleGroupColumns).where("id", "=", groupId));
+
 export async function findGroup(database: Executor, groupId: string): Promise<SubtitleGroupRow | undefined> {
   if (!isPossibleId(groupId)) return undefined;
-  return database.selectFrom("subtitle_group").selectAll().where("id", "=", groupId).executeTakeFirst();
+  return (await findGroupQuery.execute(database, groupId)).rows[0];
 }
 
 /** Signed in: own groups first (newest first), then other users' public groups; anonymous: public groups only. */
