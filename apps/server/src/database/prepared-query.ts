@@ -60,7 +60,8 @@ let preparedQueryCount = 0;
  * A query built and compiled once per SQL dialect and run many times with new values: building and compiling a Kysely
  * query costs more than the indexed read it runs, and the hottest calls (the session, a rating) run a few such reads.
  * `build` receives stand-ins for the values and must use each where the query takes a value (never as an identifier,
- * a list or a limit: those become part of the SQL text), at most 20 of them.
+ * a list or a limit: those become part of the SQL text), at most 20 of them, and must name the columns it selects: a
+ * prepared `select *` fails on PostgreSQL once a migration adds a column (decision 0036's third amendment).
  *
  * Outside a transaction, it runs on the driver itself rather than through Kysely (which costs about ten promises and
  * a query compilation a run): on SQLite as a statement prepared once on the free connection, on PostgreSQL as a named
