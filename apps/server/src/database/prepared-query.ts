@@ -68,7 +68,7 @@ let preparedQueryCount = 0;
  * statement, which each connection parses and plans once. Inside a transaction it runs through Kysely.
  *
  * @example
- * const findUser = prepareQuery("find-user", (database, userId: string) => database.selectFrom("identity_user").selectAll().where("id", "=", userId));
+ * const findUser = prepareQuery("find-user", (database, userId: string) => database.selectFrom("identity_user").select(["id", "is_active"]).where("id", "=", userId));
  * const { rows } = await findUser.execute(database, "6c1e…");
  */
 export function prepareQuery<Values extends readonly unknown[], Row>(
