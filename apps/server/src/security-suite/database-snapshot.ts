@@ -122,6 +122,12 @@ function assertPlainIdentifier(name: string): string {
   return name;
 }
 
+/** PostgreSQL's hash of a table's rows, in any order, without the `ignored` columns: an expression of one value. */
+function postgresTableFingerprint(tableName: string, ignored: readonly string[] = []): string {
+  const rowText = `(to_jsonb(t)${ignored.map((column) => ` - '${assertPlainIdentifier(column)}'`).join("")})::text`;
+  return `(select coalesce(md5(string_agg(md5(${rowText}), ',' order by md5(${rowText}))), '') from "${assertPlainIdentifier(tableName)}" as t)`;
+}
+
 /**
  * One hash per table of its current rows (without `ignoredColumns`). SQLite is read in-process; PostgreSQL hashes on
  * the server in one statement, which keeps a comparison after every request cheap.
@@ -132,8 +138,7 @@ export async function fingerprintTables(testDatabase: TestDatabase, layout: Data
     .filter((tableName) => ignoredColumns[tableName] !== "all")
     .map((tableName) => {
       const ignored = ignoredColumns[tableName];
-      const rowText = `(to_jsonb(t)${(Array.isArray(ignored) ? ignored : []).map((column) => ` - '${assertPlainIdentifier(column)}'`).join("")})::text`;
-      return `select '${assertPlainIdentifier(tableName)}' as table_name, coalesce(md5(string_agg(md5(${rowText}), ',' order by md5(${rowText}))), '') as fingerprint from "${tableName}" as t`;
+      return `select '${assertPlainIdentifier(tableName)}' as table_name, ${postgresTableFingerprint(tableName, Array.isArray(ignored) ? ignored : [])} as fingerprint`;
     });
   const { rows } = await sql.raw<{ table_name: string; fingerprint: string }>(selects.join(" union all ")).execute(testDatabase.database);
   return Object.fromEntries(rows.map((row) => [row.table_name, row.fingerprint]));
@@ -154,8 +159,8 @@ export async function readWriteCounter(testDatabase: TestDatabase, layout: Datab
     const { rows } = await sql<{ counter: string | number }>`select total_changes() as counter`.execute(testDatabase.database);
     return String(rows[0]?.counter);
   }
-  const unloggedFingerprints = layout.unloggedTables.map((tableName) => `(select coalesce(md5(string_agg(md5((to_jsonb(t))::text), ',' order by md5((to_jsonb(t))::text))), '') from "${assertPlainIdentifier(tableName)}" as t)`);
-  const { rows } = await sql.raw<{ counter: string }>(`select concat_ws(':', pg_current_wal_insert_lsn()::text${unloggedFingerprints.map((fingerprint) => `, ${fingerprint}`).join("")}) as counter`).execute(testDatabase.database);
+  const parts = ["pg_current_wal_insert_lsn()::text", ...layout.unloggedTables.map((tableName) => postgresTableFingerprint(tableName))];
+  const { rows } = await sql.raw<{ counter: string }>(`select concat_ws(':', ${parts.join(", ")}) as counter`).execute(testDatabase.database);
   return String(rows[0]?.counter);
 }
 
