@@ -38,7 +38,10 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
       max: 10,
       // Without a limit, a checkout waits forever for a server that drops packets; with it, the request fails (503).
       connectionTimeoutMillis: postgresConnectionTimeoutMilliseconds,
-      ...(options.postgresSearchPath ? { options: `-c search_path=${options.postgresSearchPath}` } : {}),
+      // Named statements (`prepareQuery`) are indexed lookups whose best plan does not depend on the values: left to
+      // the default, PostgreSQL planned the session read anew at every run (0.17 of its 0.2 ms). Unnamed statements
+      // are planned at each run whatever this says.
+      options: [`-c plan_cache_mode=force_generic_plan`, ...(options.postgresSearchPath ? [`-c search_path=${options.postgresSearchPath}`] : [])].join(" "),
     });
     // node-postgres emits `error` on a client whose connection drops (PostgreSQL restarted, a backend terminated),
     // on the pool for idle clients and on the client itself while checked out; unheard, either ends the process.

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { prepareQuery } from "./prepared-query.ts";
+import { sql } from "kysely";
+import { postgresPoolOf } from "./postgres-pool.ts";
+import { executeByShape, prepareQuery } from "./prepared-query.ts";
 import { runInSharedSqliteTransaction } from "./sqlite-group-commit.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "./test-databases.ts";
 
@@ -13,6 +15,14 @@ const countWindows = prepareQuery("test-count-windows", (database, scope: string
 const insertWindow = prepareQuery("test-insert-window", (database, scope: string, clientKey: string, requestCount: number) =>
   database.insertInto("rate_limit_window").values({ scope, client_key: clientKey, window_start: "2026-03-10T10:00:00.000Z", request_count: requestCount }),
 );
+
+/** The windows of a scope; each `shape` is another SQL text. */
+const windowsOfScope = (database: TestDatabase["database"], scope: string, shape: number) =>
+  database
+    .selectFrom("rate_limit_window")
+    .select(["client_key", sql.lit(shape).as("shape")])
+    .where("scope", "=", scope)
+    .orderBy("client_key");
 
 /** Lets the event loop run until `condition` holds (a timer, so a busy loop of immediates cannot starve it). */
 async function eventually(condition: () => boolean): Promise<void> {
@@ -62,6 +72,54 @@ describe.each(testDatabaseEngines)("given prepared queries on %s", (engine) => {
     expect(Number((await countWindows.execute(database, "held")).rows[0]?.count)).toBe(0);
     expect(Number((await countWindows.execute(database, "written meanwhile")).rows[0]?.count)).toBe(1);
   });
+});
+
+describe.each(testDatabaseEngines)("given queries of few shapes on %s", (engine) => {
+  let testDatabase: TestDatabase | null = null;
+  afterEach(async () => {
+    await testDatabase?.destroy();
+    testDatabase = null;
+  });
+
+  it("should answer each run with its own values, on the database, inside a transaction and past the shapes it names", async () => {
+    testDatabase = await openTestDatabase(engine);
+    const { database } = testDatabase;
+    await insertWindow.execute(database, "scope-a", "first", 1);
+    await insertWindow.execute(database, "scope-b", "second", 1);
+    expect(await executeByShape(database, windowsOfScope(database, "scope-a", 0))).toEqual([{ client_key: "first", shape: 0 }]);
+    expect(await executeByShape(database, windowsOfScope(database, "scope-b", 0))).toEqual([{ client_key: "second", shape: 0 }]);
+    await database.transaction().execute(async (transaction) => {
+      await insertWindow.execute(transaction, "scope-a", "third", 1);
+      expect(await executeByShape(transaction, windowsOfScope(database, "scope-a", 0))).toEqual([
+        { client_key: "first", shape: 0 },
+        { client_key: "third", shape: 0 },
+      ]);
+    });
+    // More shapes than it keeps names for: the rest run unnamed, with the same answers.
+    for (let shape = 1; shape <= 520; shape += 1) expect(await executeByShape(database, windowsOfScope(database, "scope-b", shape))).toEqual([{ client_key: "second", shape }]);
+  });
+
+
+describe.runIf(testDatabaseEngines.includes("postgresql"))("given a query of one shape on PostgreSQL", () => {
+  let testDatabase: TestDatabase | null = null;
+  afterEach(async () => {
+    await testDatabase?.destroy();
+    testDatabase = null;
+  });
+
+  it("should prepare a shape once per connection on PostgreSQL, as a statement named after its text", async () => {
+    testDatabase = await openTestDatabase("postgresql");
+    const { database } = testDatabase;
+    const pool = postgresPoolOf(database);
+    if (pool === undefined) throw new Error("A PostgreSQL test database has a pool.");
+    const compiled = windowsOfScope(database, "scope-a", 0).compile();
+    await executeByShape(database, windowsOfScope(database, "scope-a", 0));
+    await executeByShape(database, windowsOfScope(database, "scope-c", 0));
+    // The pool hands back the connection it used last.
+    const { rows } = await pool.query<{ name: string; statement: string }>("select name, statement from pg_prepared_statements where name like 'atelier_shape_%'");
+    expect(rows.filter((row) => row.statement === compiled.sql)).toHaveLength(1);
+  });
+});
 });
 
 describe("given writes shared by one SQLite transaction per turn of the event loop", () => {

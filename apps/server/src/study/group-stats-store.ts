@@ -149,7 +149,14 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
     .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
     .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
     .where("p.group_id", "=", groupId)
-    .where("p.position", "in", positions.orderBy("q.position").limit(limit).offset(offset));
+    // Literals, not values: a statement prepared with `limit $n` gets a generic plan that guesses a tenth of the group
+    // and reads all of it (5.7 ms for 10 pairs of 20,000).
+    .where("p.position", "in", positions.orderBy("q.position").limit(sql.lit(wholeNumber(limit))).offset(sql.lit(wholeNumber(offset))));
+}
+
+function wholeNumber(value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Expected a whole number of pairs, got ${value}.`);
+  return value;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { FIRST_BOX, MEMORIZED_BOX, type BoxNumber, type CardLearningState, type SessionSelection } from "@atelier/leitner";
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { executeByShape } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
@@ -68,32 +69,31 @@ async function windowScope(database: Executor, learnerKey: string, groupId: stri
       .select("p.position")
       .where("p.group_id", "=", groupId)
       .where((expression) => isNotHidden(learnerKey, expression.ref("p.id")));
-    return index === null ? studiedPairs.orderBy("p.position", "desc").limit(1) : studiedPairs.orderBy("p.position").limit(1).offset(index - 1);
+    return index === null ? studiedPairs.orderBy("p.position", "desc").limit(sql.lit(1)) : studiedPairs.orderBy("p.position").limit(sql.lit(1)).offset(index - 1);
   };
   // One statement, one round trip: both ends of the window and the last studied pair.
-  const bounds = await database
-    .selectNoFrom([
-      positionOfStudiedPair(window.startIndex).$asScalar().as("start_position"),
-      positionOfStudiedPair(window.endIndex).$asScalar().as("end_position"),
-      positionOfStudiedPair(null).$asScalar().as("last_position"),
-    ])
-    .executeTakeFirstOrThrow();
-  if (bounds.last_position === null) return null;
+  const boundsQuery = database.selectNoFrom([
+    positionOfStudiedPair(window.startIndex).$asScalar().as("start_position"),
+    positionOfStudiedPair(window.endIndex).$asScalar().as("end_position"),
+    positionOfStudiedPair(null).$asScalar().as("last_position"),
+  ]);
+  const [bounds] = await executeByShape(database, boundsQuery);
+  if (bounds === undefined || bounds.last_position === null) return null;
   const lastPosition = Number(bounds.end_position ?? bounds.last_position);
   return { learnerKey, groupId, firstPosition: Math.min(Number(bounds.start_position ?? lastPosition), lastPosition), lastPosition };
 }
 
 /** The group position of the studied pair just before or after `position`, if any. */
 async function neighbourPosition(database: Executor, scope: Scope, position: number, direction: "before" | "after"): Promise<number | undefined> {
-  const row = await database
+  const neighbour = database
     .selectFrom("subtitle_pair as p")
     .select("p.position")
     .where("p.group_id", "=", scope.groupId)
     .where("p.position", direction === "before" ? "<" : ">", position)
     .where((expression) => isNotHidden(scope.learnerKey, expression.ref("p.id")))
     .orderBy("p.position", direction === "before" ? "desc" : "asc")
-    .limit(1)
-    .executeTakeFirst();
+    .limit(sql.lit(1));
+  const [row] = await executeByShape(database, neighbour);
   return row === undefined ? undefined : Number(row.position);
 }
 
@@ -177,7 +177,7 @@ async function selectInOrder(
   for (const key of order) ordered = ordered.orderBy(key === "position" ? "p.position" : key);
   if (limit !== null) ordered = ordered.limit(limit);
   if (context === "every-pair") {
-    const rows = await ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]).execute();
+    const rows = await executeByShape(database, ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]));
     return rows.map(toSessionCard);
   }
   const neighbour = (direction: "before" | "after") =>
@@ -204,7 +204,7 @@ async function selectInOrder(
       "after.swedish as after_swedish",
     ]);
   for (const key of order) withNeighbours = withNeighbours.orderBy(`card.${key}`);
-  return (await withNeighbours.execute()).map(toSessionCard);
+  return (await executeByShape(database, withNeighbours)).map(toSessionCard);
 }
 
 // A short session stops early: the walk reads growing slices of the group, never the whole of it for 20 cards.
@@ -282,7 +282,7 @@ export async function countSessionCardsInDatabase(database: Executor, learnerKey
   if (scope === null || selection.limit === 0) return 0;
   const drivenBy = selection.learningStates.includes("new") ? "pairs" : "records";
   const inRange = (await candidates(database, scope, drivenBy, scope.firstPosition, scope.lastPosition, "per-card")).where(isInLearningStates(selection.learningStates));
-  const row = await inRange.select((expression) => expression.fn.countAll<number | string | bigint>().as("count")).executeTakeFirst();
+  const [row] = await executeByShape(database, inRange.select((expression) => expression.fn.countAll<number | string | bigint>().as("count")));
   const count = Number(row?.count ?? 0);
   return selection.limit === null ? count : Math.min(count, selection.limit);
 }
