@@ -127,7 +127,7 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's group s
         const studied = pairs.filter((pair) => !pair.hidden);
         const records = studied.flatMap((pair) => (pair.record === null ? [] : [toProgress(pair.id, pair.record)]));
 
-        const reading = await readGroupStatistics(testDatabase.database, learnerKey, group, now, pageSize);
+        const reading = await readGroupStatistics(testDatabase.database, learnerKey, group.id, now, pageSize);
         expect(reading.statistics).toEqual(computeGroupStatistics(studied, indexProgressByPairId(records), now));
         expect(reading.dueForecast).toEqual(forecastDueCards(records, now));
         expect(reading.doubtfulCount).toBe(studied.filter((pair) => pair.confidence < doubtfulPairConfidence).length);
@@ -162,7 +162,7 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's group s
 
   it("should count nothing but the group's size for a learner without records or hidden pairs", async () => {
     const { group } = await storeGroup([{ gapBefore: 1, hidden: false, hiddenByOtherLearner: true, confidence: 0.2, record: null, otherLearnerRecord: { box: 5, reviewCount: 4, correctCount: 4, studied: false, dueAt: null } }]);
-    const reading = await readGroupStatistics(testDatabase.database, "user:newcomer", group, now, 10);
+    const reading = await readGroupStatistics(testDatabase.database, "user:newcomer", group.id, now, 10);
     expect(reading).toMatchObject({ statistics: { total: 1, not_started: 1, memorized: 0, total_reviews: 0 }, dueForecast: [0, 0, 0, 0, 0, 0, 0], doubtfulCount: 1, hiddenPairs: [] });
   });
 });

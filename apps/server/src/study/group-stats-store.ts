@@ -195,7 +195,7 @@ function lastPage(total: number, pageSize: number): number {
 }
 
 type StatisticsRow = {
-  kind: "tally" | "hidden" | "doubtful" | "page";
+  kind: "tally" | "hidden" | "doubtful" | "pairs" | "page";
   sign: number | string | null;
   box: number | string | null;
   due_at: string | null;
@@ -232,6 +232,9 @@ function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string,
         select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
           from ${doubtfulPairsQuery(database, groupId).as("d")}
         union all
+        select 'pairs', null, null, null, g.pair_count, null, null, null, null, null, null, null, null
+          from subtitle_group as g where g.id = ${groupId}
+        union all
         select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
           from ${previewRowsQuery(database, learnerKey, groupId, false, 0, pageSize).as("p")}
       `;
@@ -248,18 +251,19 @@ function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string,
  * the group. Also the doubtful count, the hidden pairs and the preview's first page of `pageSize` pairs.
  *
  * One statement, its parts one under the other (`kind`): four statements at once cost PostgreSQL twice as long on two
- * cores, in round trips and wake-ups rather than in work.
+ * cores, in round trips and wake-ups rather than in work. It reads the group's size itself and needs nothing of the
+ * group beforehand, so it can run while the caller checks that the learner may see the group.
  *
  * @example
- * const reading = await readGroupStatistics(database, learner.key, group, clock(), DEFAULT_SETUP.previewPageSize);
+ * const reading = await readGroupStatistics(database, learner.key, group.id, clock(), DEFAULT_SETUP.previewPageSize);
  */
-export async function readGroupStatistics(database: Executor, learnerKey: string, group: GroupOfStatistics, now: Date, pageSize: number): Promise<GroupStatisticsReading> {
-  const { rows } = await statisticsQueryOf(pageSize).execute(database, learnerKey, group.id);
+export async function readGroupStatistics(database: Executor, learnerKey: string, groupId: string, now: Date, pageSize: number): Promise<GroupStatisticsReading> {
+  const { rows } = await statisticsQueryOf(pageSize).execute(database, learnerKey, groupId);
   const tallies = toTallies(rows.filter((row) => row.kind === "tally") as TallyRow[]);
   const hidden = (rows.filter((row) => row.kind === "hidden") as HiddenPairRow[]).sort(byPosition);
   const firstRows = (rows.filter((row) => row.kind === "page") as PreviewRow[]).sort(byPosition);
   const doubtfulInGroup = Number(rows.find((row) => row.kind === "doubtful")?.cards ?? 0);
-  const studiedPairCount = Number(group.pair_count) - hidden.length;
+  const studiedPairCount = Number(rows.find((row) => row.kind === "pairs")?.cards ?? 0) - hidden.length;
   return {
     statistics: groupStatisticsFromTallies(studiedPairCount, tallies, now),
     dueForecast: dueForecastFromTallies(tallies, now, forecastDays),

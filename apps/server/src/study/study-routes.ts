@@ -26,6 +26,7 @@ import { registerGroupStatsRoutes } from "./group-stats-routes.ts";
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { rateCardOfLearner } from "./rating-store.ts";
+import { readWhileChecked } from "./read-while-checked.ts";
 import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
@@ -240,11 +241,14 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   app.get("/subtitle-groups/:id/pairs/", queryOf(sessionQuerySchema), async (c) => {
     const learner = await learnerOf(c);
     const config = c.req.valid("query");
-    const group = await loadVisibleGroup(database, c.req.param("id"), learner);
+    const groupId = c.req.param("id");
     // Chosen in SQL (decision 0016): a group's size costs an index walk, not a load of every pair and record. Each card
     // carries its confidence (0–1; below 0.5 the screens ask to check it) and, additively, the film's lines just
     // before and after it among the pairs this learner studies (group order is the film's order).
-    return c.json({ pairs: await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock())) });
+    // The cards are chosen while the group is checked (one round trip less on PostgreSQL); a group the learner may not
+    // see answers 404 and the cards are dropped.
+    const [, pairs] = await readWhileChecked(loadVisibleGroup(database, groupId, learner), () => selectSessionCardsInDatabase(database, learner.key, groupId, describeSessionSelection(config, clock())));
+    return c.json({ pairs });
   });
 
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
