@@ -7,6 +7,7 @@ import type { DatabaseSchema } from "./schema.ts";
 import { logger } from "../logging/logger.ts";
 import { registerPostgresPool } from "./postgres-pool.ts";
 import { registerSqliteConnection } from "./prepared-query.ts";
+import { startSqliteCheckpointer } from "./sqlite-checkpointer.ts";
 
 export type DatabaseEngine = "sqlite" | "postgresql";
 
@@ -71,7 +72,17 @@ export function openDatabase(options: { databaseUrl: string | null; dataDirector
   const cached = withStatementCache(sqlite);
   const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cached }) });
   registerSqliteConnection(database, cached);
-  return { database, engine: "sqlite", location: filePath, close: () => database.destroy() };
+  const checkpointer = startSqliteCheckpointer(sqlite, filePath);
+  return {
+    database,
+    engine: "sqlite",
+    location: filePath,
+    close: async () => {
+      // The checkpointer's connection closes first, so the server's, the last, checkpoints what is left.
+      await checkpointer.stop();
+      await database.destroy();
+    },
+  };
 }
 
 /** Prepared statements kept per SQL text; the queries of a server are few, so the cache stays small. */
