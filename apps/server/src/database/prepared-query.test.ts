@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { postgresPoolOf } from "./postgres-pool.ts";
-import { executeByShape, prepareQuery } from "./prepared-query.ts";
+import { prepareQuery } from "./prepared-query.ts";
 import { runInSharedSqliteTransaction } from "./sqlite-group-commit.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "./test-databases.ts";
 
@@ -74,52 +73,23 @@ describe.each(testDatabaseEngines)("given prepared queries on %s", (engine) => {
   });
 });
 
-describe.each(testDatabaseEngines)("given queries of few shapes on %s", (engine) => {
+describe.runIf(testDatabaseEngines.includes("postgresql"))("given prepared queries on PostgreSQL", () => {
   let testDatabase: TestDatabase | null = null;
   afterEach(async () => {
     await testDatabase?.destroy();
     testDatabase = null;
   });
 
-  it("should answer each run with its own values, on the database, inside a transaction and past the shapes it names", async () => {
-    testDatabase = await openTestDatabase(engine);
-    const { database } = testDatabase;
-    await insertWindow.execute(database, "scope-a", "first", 1);
-    await insertWindow.execute(database, "scope-b", "second", 1);
-    expect(await executeByShape(database, windowsOfScope(database, "scope-a", 0))).toEqual([{ client_key: "first", shape: 0 }]);
-    expect(await executeByShape(database, windowsOfScope(database, "scope-b", 0))).toEqual([{ client_key: "second", shape: 0 }]);
-    await database.transaction().execute(async (transaction) => {
-      await insertWindow.execute(transaction, "scope-a", "third", 1);
-      expect(await executeByShape(transaction, windowsOfScope(database, "scope-a", 0))).toEqual([
-        { client_key: "first", shape: 0 },
-        { client_key: "third", shape: 0 },
-      ]);
-    });
-    // More shapes than it keeps names for: the rest run unnamed, with the same answers.
-    for (let shape = 1; shape <= 520; shape += 1) expect(await executeByShape(database, windowsOfScope(database, "scope-b", shape))).toEqual([{ client_key: "second", shape }]);
-  });
-
-
-describe.runIf(testDatabaseEngines.includes("postgresql"))("given a query of one shape on PostgreSQL", () => {
-  let testDatabase: TestDatabase | null = null;
-  afterEach(async () => {
-    await testDatabase?.destroy();
-    testDatabase = null;
-  });
-
-  it("should prepare a shape once per connection on PostgreSQL, as a statement named after its text", async () => {
+  it("should keep apart two queries whose long names differ only past PostgreSQL's 63 bytes", async () => {
     testDatabase = await openTestDatabase("postgresql");
     const { database } = testDatabase;
-    const pool = postgresPoolOf(database);
-    if (pool === undefined) throw new Error("A PostgreSQL test database has a pool.");
-    const compiled = windowsOfScope(database, "scope-a", 0).compile();
-    await executeByShape(database, windowsOfScope(database, "scope-a", 0));
-    await executeByShape(database, windowsOfScope(database, "scope-c", 0));
-    // The pool hands back the connection it used last.
-    const { rows } = await pool.query<{ name: string; statement: string }>("select name, statement from pg_prepared_statements where name like 'atelier_shape_%'");
-    expect(rows.filter((row) => row.statement === compiled.sql)).toHaveLength(1);
+    const longName = "a query whose name is longer than postgresql keeps of an identifier, and then some";
+    const first = prepareQuery(`${longName} first`, (built, scope: string) => windowsOfScope(built, scope, 1));
+    const second = prepareQuery(`${longName} second`, (built, scope: string) => windowsOfScope(built, scope, 2));
+    await insertWindow.execute(database, "scope-a", "client", 1);
+    expect((await first.execute(database, "scope-a")).rows).toEqual([{ client_key: "client", shape: 1 }]);
+    expect((await second.execute(database, "scope-a")).rows).toEqual([{ client_key: "client", shape: 2 }]);
   });
-});
 });
 
 describe("given writes shared by one SQLite transaction per turn of the event loop", () => {

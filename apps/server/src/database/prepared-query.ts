@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from "kysely";
 import type SqliteDatabase from "better-sqlite3";
 import { postgresPoolOf } from "./postgres-pool.ts";
@@ -60,9 +59,11 @@ let preparedQueryCount = 0;
 /**
  * A query built and compiled once per SQL dialect and run many times with new values: building and compiling a Kysely
  * query costs more than the indexed read it runs, and the hottest calls (the session, a rating) run a few such reads.
- * `build` receives stand-ins for the values and must use each where the query takes a value (never as an identifier,
- * a list or a limit: those become part of the SQL text), at most 20 of them, and must name the columns it selects: a
- * prepared `select *` fails on PostgreSQL once a migration adds a column (decision 0036's third amendment).
+ * `build` receives stand-ins for the values and must use each where the query takes a value (a comparison, a value to
+ * insert, a limit or offset; never as an identifier or a list, which are part of the SQL text, nor in its own logic), at
+ * most 20 of them, and must name the columns it selects: a prepared `select *` fails on PostgreSQL once a migration
+ * adds a column (decision 0036's third amendment). On PostgreSQL the plan is generic (decision 0041): a limit of a
+ * value is planned as a tenth of the rows, so where that changes the plan, make it a literal.
  *
  * Outside a transaction, it runs on the driver itself rather than through Kysely (which costs about ten promises and
  * a query compilation a run): on SQLite as a statement prepared once on the free connection, on PostgreSQL as a named
@@ -77,7 +78,8 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
   build: (database: Kysely<DatabaseSchema>, ...values: Values) => Compilable<Row>,
 ): PreparedQuery<Values, Row> {
   preparedQueryCount += 1;
-  const statementName = `atelier_${name.replaceAll(/[^a-z0-9]+/gu, "_")}_${preparedQueryCount}`;
+  // PostgreSQL cuts a name at 63 bytes: two long names alike up to there would be one statement, refused the second time.
+  const statementName = `atelier_${name.replaceAll(/[^a-z0-9]+/gu, "_").slice(0, 40)}_${preparedQueryCount}`;
   const compiledByAdapter = new Map<unknown, CompiledQuery<Row>>();
   const compile = (executor: Executor): CompiledQuery<Row> => {
     // The adapter's class stands for the dialect: the same SQL serves every database and transaction of that engine.
@@ -112,36 +114,4 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
       return runOnSqlite(connection, compile(database), values);
     },
   };
-}
-
-/** Statement names by SQL text, for `executeByShape`: a name must always stand for the same text on a connection. */
-const statementNameBySql = new Map<string, string>();
-const maximumShapes = 500;
-
-function statementNameOf(text: string): string | undefined {
-  let name = statementNameBySql.get(text);
-  if (name === undefined) {
-    if (statementNameBySql.size >= maximumShapes) return undefined;
-    name = `atelier_shape_${createHash("sha256").update(text).digest("hex").slice(0, 24)}`;
-    statementNameBySql.set(text, name);
-  }
-  return name;
-}
-
-/**
- * Runs a query built per call whose SQL text takes few shapes (its values vary, not its text): on PostgreSQL, outside
- * a transaction, as a named statement per shape, which each connection parses and plans once instead of at every run
- * (half a millisecond of planning for a session's cards). Past 500 shapes, or elsewhere, it runs as usual. The query
- * must keep every number that changes its best plan out of the text and, since the plan is generic, must not depend on
- * the planner seeing a value (a `limit` of a value is planned as a tenth of the table: make it a literal).
- *
- * @example
- * const rows = await executeByShape(database, database.selectFrom("subtitle_pair").select("id").where("group_id", "=", groupId));
- */
-export async function executeByShape<Row>(executor: Executor, query: Compilable<Row>): Promise<Row[]> {
-  const compiled = query.compile();
-  const pool = postgresPoolOf(executor);
-  const name = pool === undefined ? undefined : statementNameOf(compiled.sql);
-  if (pool === undefined || name === undefined) return (await executor.executeQuery(compiled)).rows;
-  return (await pool.query({ name, text: compiled.sql, values: [...compiled.parameters] })).rows as Row[];
 }

@@ -126,11 +126,16 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     return { groupId, pairs };
   }
 
-  it("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config", async () => {
+  // Test sessions over short windows take one statement, over long ones two steps: each path on every group.
+  it.each([
+    ["as the server chooses", undefined],
+    ["in two steps, however short the window", 0],
+    ["in one statement, however long the window", Number.MAX_SAFE_INTEGER],
+  ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, oneStatementUpToPositions) => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
         const { groupId, pairs } = await storeGroup(generatedPairs);
-        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now));
+        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), { oneStatementUpToPositions });
         expect(chosen).toEqual(expectedCards(pairs, config));
       }),
       { numRuns: 300 },
