@@ -1,6 +1,7 @@
 import { create } from "zustand";
 import { ensureAuthenticationStatusLoaded } from "../lib/auth.ts";
 import { currentFocusOpener } from "../lib/focus-return.ts";
+import { useSignOutDialogStore } from "../components/sign-out-dialog-store.ts";
 
 export type LoginModalStep = "initial" | "email" | "passwordReset" | "loginCode" | "confirmLoginCode";
 export type LoginModalEmailMode = "login" | "signup";
@@ -45,7 +46,13 @@ export const useLoginModalStore = create<LoginModalState>((set) => ({
   goToStep: (step, emailMode) => set((current) => ({ step, emailMode: emailMode ?? current.emailMode })),
 }));
 
-/** What `ProtectedRoute` calls for a signed-out visitor: offer the login modal first (spec 2.1). */
+/**
+ * What `ProtectedRoute` calls for a signed-out visitor: offer the login modal first (spec 2.1). Not while signing out:
+ * the page is signed out for a moment before the sign-out sends the visitor home, and the modal flashed up there (and
+ * took the focus from the next control clicked); nor once the visitor has left the page.
+ */
 export function openLoginModalForProtectedPage(protectedPath: string): void {
+  if (useSignOutDialogStore.getState().state === "open") return;
+  if (window.location.pathname !== protectedPath.split(/[?#]/)[0]) return;
   useLoginModalStore.getState().open({ protectedPath });
 }
