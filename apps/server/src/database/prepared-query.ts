@@ -115,3 +115,24 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
     },
   };
 }
+
+/**
+ * A family of prepared queries, one per shape: `queryOf(shape, build)` answers the query prepared the first time that
+ * shape was asked for. For queries whose SQL text depends on a few choices (a page size, which branches a selection
+ * takes): `shape` must name every choice `build` makes, since a later call's `build` is not run again.
+ *
+ * @example
+ * const statisticsQueries = preparedQueriesPerShape("group-statistics");
+ * const query = statisticsQueries(String(pageSize), (database, groupId: string) => pageQuery(database, groupId, pageSize));
+ */
+export function preparedQueriesPerShape(name: string) {
+  const queriesByShape = new Map<string, unknown>();
+  return <Values extends readonly unknown[], Row>(shape: string, build: (database: Kysely<DatabaseSchema>, ...values: Values) => Compilable<Row>): PreparedQuery<Values, Row> => {
+    let query = queriesByShape.get(shape) as PreparedQuery<Values, Row> | undefined;
+    if (query === undefined) {
+      query = prepareQuery(`${name} ${shape}`, build);
+      queriesByShape.set(shape, query);
+    }
+    return query;
+  };
+}

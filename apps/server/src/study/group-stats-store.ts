@@ -1,7 +1,7 @@
 import { dueForecastFromTallies, FIRST_BOX, groupStatisticsFromTallies, type BoxNumber, type GroupStatistics, type StatisticsTally } from "@atelier/leitner";
 import { sql, type Expression, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { prepareQuery, type PreparedQuery } from "../database/prepared-query.ts";
+import { preparedQueriesPerShape, type PreparedQuery } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
@@ -214,35 +214,30 @@ type StatisticsRow = {
  * The statistics statement for one page size, prepared once (a few hundred µs of PostgreSQL's planning a call; the
  * setup offers four sizes and the API allows 1 to 100).
  */
-const statisticsQueryByPageSize = new Map<number, PreparedQuery<[learnerKey: string, groupId: string], StatisticsRow>>();
+const statisticsQueries = preparedQueriesPerShape("group-statistics");
 
 function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string, groupId: string], StatisticsRow> {
-  let query = statisticsQueryByPageSize.get(pageSize);
-  if (query === undefined) {
-    query = prepareQuery(`group-statistics-${pageSize}`, (database, learnerKey: string, groupId: string) => {
-      const statement = sql<StatisticsRow>`
-        select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
-          t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
-          cast(null as integer) as position, cast(null as double precision) as confidence
-          from ${talliesQuery(database, learnerKey, groupId).as("t")}
-        union all
-        select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
-          from ${hiddenPairsQuery(database, learnerKey, groupId).as("h")}
-        union all
-        select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
-          from ${doubtfulPairsQuery(database, groupId).as("d")}
-        union all
-        select 'pairs', null, null, null, g.pair_count, null, null, null, null, null, null, null, null
-          from subtitle_group as g where g.id = ${groupId}
-        union all
-        select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
-          from ${previewRowsQuery(database, learnerKey, groupId, false, 0, pageSize).as("p")}
-      `;
-      return { compile: () => statement.compile(database) };
-    });
-    statisticsQueryByPageSize.set(pageSize, query);
-  }
-  return query;
+  return statisticsQueries(String(pageSize), (database, learnerKey: string, groupId: string) => {
+    const statement = sql<StatisticsRow>`
+      select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
+        t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
+        cast(null as integer) as position, cast(null as double precision) as confidence
+        from ${talliesQuery(database, learnerKey, groupId).as("t")}
+      union all
+      select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
+        from ${hiddenPairsQuery(database, learnerKey, groupId).as("h")}
+      union all
+      select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
+        from ${doubtfulPairsQuery(database, groupId).as("d")}
+      union all
+      select 'pairs', null, null, null, g.pair_count, null, null, null, null, null, null, null, null
+        from subtitle_group as g where g.id = ${groupId}
+      union all
+      select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
+        from ${previewRowsQuery(database, learnerKey, groupId, false, 0, pageSize).as("p")}
+    `;
+    return { compile: () => statement.compile(database) };
+  });
 }
 
 /**

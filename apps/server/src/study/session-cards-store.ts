@@ -1,7 +1,7 @@
 import { FIRST_BOX, MEMORIZED_BOX, type BoxNumber, type CardLearningState, type SessionSelection } from "@atelier/leitner";
 import { sql, type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { prepareQuery, sqliteConnectionOf, type PreparedQuery } from "../database/prepared-query.ts";
+import { preparedQueriesPerShape, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
@@ -58,20 +58,15 @@ function needsPracticeNow(dueAtOrBefore: string) {
 const currentBox = sql<number>`coalesce(sp.box, ${FIRST_BOX})`;
 
 /**
- * A query of this module built once per shape (which branches it takes) and run with new values (`prepareQuery`):
+ * A query of this module built once per shape (which branches it takes) and run with new values (`preparedQueriesPerShape`):
  * building and compiling these nested Kysely queries cost more than running them on SQLite (150 µs of a 450 µs test
  * session over a 200-pair film). `build` receives stand-ins for `values` and must take every value from them, never
  * from the call that first runs it: only `shape` may decide what it builds.
  */
-const preparedShapes = new Map<string, PreparedQuery<never[], unknown>>();
+const sessionCardsQueries = preparedQueriesPerShape("session-cards");
 
 async function runShape<Row>(database: Executor, shape: string, build: (database: Kysely<DatabaseSchema>, ...values: never[]) => Compilable<Row>, values: readonly unknown[]): Promise<Row[]> {
-  let prepared = preparedShapes.get(shape) as PreparedQuery<never[], Row> | undefined;
-  if (prepared === undefined) {
-    prepared = prepareQuery(`session-cards ${shape}`, build);
-    preparedShapes.set(shape, prepared as PreparedQuery<never[], unknown>);
-  }
-  return (await prepared.execute(database, ...(values as never[]))).rows;
+  return (await sessionCardsQueries(shape, build).execute(database, ...(values as never[]))).rows;
 }
 
 /** The pairs of a group that a learner studies (hidden ones left out). */
@@ -142,7 +137,6 @@ type CandidatesShape = {
   order: readonly (keyof SortKeys)[];
   limited: boolean;
 };
-
 
 /**
  * The candidates between `from` and `to` (group positions): from the group's pairs in position order (index
