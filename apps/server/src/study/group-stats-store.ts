@@ -3,6 +3,7 @@ import { sql, type Expression, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { preparedQueriesPerShape, type PreparedQuery } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
+import { isNotHiddenByLearner } from "./hidden-pair-filter.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
 
@@ -48,10 +49,6 @@ const forecastDays = 7;
 
 function isDoubtful(confidence: Expression<number>) {
   return sql<SqlBool>`${confidence} < ${sql.lit(doubtfulPairConfidence)}`;
-}
-
-function isNotHidden(learnerKey: string, pairId: Expression<string>) {
-  return sql<SqlBool>`not exists (select 1 from study_hidden_pair where study_hidden_pair.learner_key = ${learnerKey} and study_hidden_pair.pair_id = ${pairId})`;
 }
 
 /** The learner's hidden pairs of the group, with what the counts need (position, confidence). */
@@ -142,7 +139,7 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
     .selectFrom("subtitle_pair as q")
     .select("q.position")
     .where("q.group_id", "=", groupId)
-    .where((expression) => isNotHidden(learnerKey, expression.ref("q.id")));
+    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("q.id")));
   if (onlyDoubtful) positions = positions.where((expression) => isDoubtful(expression.ref("q.confidence")));
   return database
     .selectFrom("subtitle_pair as p")

@@ -1,8 +1,9 @@
 import { FIRST_BOX, MEMORIZED_BOX, type BoxNumber, type CardLearningState, type SessionSelection } from "@atelier/leitner";
-import { sql, type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
+import { sql, type Compilable, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { preparedQueriesPerShape, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
+import { isNotHiddenByLearner } from "./hidden-pair-filter.ts";
 
 type Executor = AtelierDatabase | Transaction<DatabaseSchema>;
 
@@ -24,10 +25,6 @@ type Tables = DatabaseSchema & { p: DatabaseSchema["subtitle_pair"] & NeighbourC
 
 /** Which pairs this call may look at: the group's, between two positions, less the learner's hidden ones. */
 type Scope = { learnerKey: string; groupId: string; firstPosition: number; lastPosition: number };
-
-function isNotHidden(learnerKey: string, pairId: Expression<string>) {
-  return sql<SqlBool>`not exists (select 1 from study_hidden_pair where study_hidden_pair.learner_key = ${learnerKey} and study_hidden_pair.pair_id = ${pairId})`;
-}
 
 // The engine's `learningStateOf` in SQL: no record, or a record never studied nor rated, is new; box 5 is memorized.
 const isNewCard = sql<SqlBool>`(sp.pair_id is null or (sp.review_count = 0 and sp.studied_at is null))`;
@@ -75,7 +72,7 @@ function studiedPairsOf(database: Kysely<DatabaseSchema>, learnerKey: string, gr
     .selectFrom("subtitle_pair as p")
     .select("p.position")
     .where("p.group_id", "=", groupId)
-    .where((expression) => isNotHidden(learnerKey, expression.ref("p.id")));
+    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("p.id")));
 }
 
 /**
@@ -148,7 +145,7 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
     .selectFrom("subtitle_pair as q")
     .select(["q.id", "q.group_id", "q.position", "q.english", "q.swedish", "q.confidence"])
     .where("q.group_id", "=", groupId)
-    .where((expression) => isNotHidden(learnerKey, expression.ref("q.id")))
+    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("q.id")))
     .where("q.position", ">=", contextFrom)
     .where("q.position", "<=", contextTo)
     .select([
@@ -173,7 +170,7 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
           .where("sp.group_id", "=", groupId);
   let chosen = query as unknown as SelectQueryBuilder<Tables, "p" | "sp", object>;
   chosen = chosen.where("p.position", ">=", from).where("p.position", "<=", to);
-  if (!everyPair) chosen = chosen.where((expression) => isNotHidden(learnerKey, expression.ref("p.id")));
+  if (!everyPair) chosen = chosen.where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("p.id")));
   return chosen;
 }
 
@@ -219,7 +216,7 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
   if (shape.limited) ordered = ordered.limit(limit);
   if (shape.context === "every-pair") return ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]);
   const neighbour = (direction: "before" | "after") =>
-    sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHidden(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
+    sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
   let withNeighbours = database
     .selectFrom(
       database
