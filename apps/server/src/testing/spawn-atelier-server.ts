@@ -30,6 +30,8 @@ export interface StartAtelierServerOptions {
   /** Reuse a port, so that the learners' base URL stays the same across a restart. */
   port?: number;
   environment?: Record<string, string>;
+  /** Where a port is found when `port` is not given (`findFreePort`, unless a test needs another). */
+  findPort?: () => Promise<number>;
 }
 
 const serverPackageDirectory = path.resolve(import.meta.dirname, "../..");
@@ -83,22 +85,44 @@ export function spawnAtelierServer(environment: Record<string, string>): { child
  * (`import { startAtelierServer } from "@atelier/server/testing"`).
  */
 export async function startAtelierServer(options: StartAtelierServerOptions = {}): Promise<RunningAtelierServer> {
-  const port = options.port ?? (await findFreePort());
   const dataDirectory = options.dataDirectory ?? mkdtempSync(path.join(tmpdir(), "atelier-server-"));
+  const findPort = options.findPort ?? findFreePort;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startAtelierServerOn(options.port ?? (await findPort()), dataDirectory, options.environment);
+    } catch (error) {
+      // A port found free may be taken before the server listens on it: other processes' outgoing connections
+      // (PostgreSQL's, Chromium's) take their local ports from the same range (seen once in CI). A port the caller
+      // chose is theirs to keep.
+      if (!(error instanceof PortTakenError) || options.port !== undefined || attempt === maximumPortAttempts) throw error;
+    }
+  }
+}
+
+const maximumPortAttempts = 3;
+
+/** The server exited because another socket held its port. */
+class PortTakenError extends Error {}
+
+async function startAtelierServerOn(port: number, dataDirectory: string, environment: Record<string, string> | undefined): Promise<RunningAtelierServer> {
   const origin = `http://localhost:${port}`;
   const url = `http://127.0.0.1:${port}`;
   const { child, output, exited } = spawnAtelierServer({
     PORT: String(port),
     PUBLIC_ORIGIN: origin,
     DATA_DIR: dataDirectory,
-    ...options.environment,
+    ...environment,
   });
 
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode} before answering:\n${output()}`);
+    if (child.exitCode !== null) {
+      const message = `The server exited with code ${child.exitCode} before answering:\n${output()}`;
+      throw output().includes("EADDRINUSE") ? new PortTakenError(message) : new Error(message);
+    }
     try {
-      const response = await fetch(`${url}/site-config`);
+      // Bounded: a socket that accepts and never answers (another program on the port) would hold an unbounded fetch forever.
+      const response = await fetch(`${url}/site-config`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) break;
     } catch {
       // Not listening yet.
