@@ -126,16 +126,18 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     return { groupId, pairs };
   }
 
-  // Test sessions over short windows take one statement, over long ones two steps: each path on every group.
+  // Test sessions over short windows take one statement, over long ones two steps, and walks read slices of positions
+  // (on PostgreSQL the first one while the window is read): each path on every group.
   it.each([
-    ["as the server chooses", undefined],
-    ["in two steps, however short the window", 0],
-    ["in one statement, however long the window", Number.MAX_SAFE_INTEGER],
-  ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, oneStatementUpToPositions) => {
+    ["as the server chooses", {}],
+    ["in two steps, however short the window", { oneStatementUpToPositions: 0 }],
+    ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
+    ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2 }],
+  ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, options) => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
         const { groupId, pairs } = await storeGroup(generatedPairs);
-        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), { oneStatementUpToPositions });
+        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
         expect(chosen).toEqual(expectedCards(pairs, config));
       }),
       { numRuns: 300 },

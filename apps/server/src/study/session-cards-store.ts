@@ -263,8 +263,14 @@ async function selectInOrder(database: Executor, scope: Scope, shape: Omit<Candi
   return (rows as CardRow[]).map(toSessionCard);
 }
 
-// A short session stops early: the walk reads growing slices of the group, never the whole of it for 20 cards.
-const firstSliceOfPositions = 128;
+// A short session stops early: the walk reads growing slices of the group, never the whole of it for 20 cards. On
+// PostgreSQL each slice is a round trip to another process, which under load waits for a connection of the pool: the
+// first slice there spans a film of 512 lines at once (a statement stops at its limit in position order anyway).
+const firstSliceOfPositionsOnSqlite = 128;
+const firstSliceOfPositionsOnPostgres = 512;
+
+/** Below every position a pair can have: a walk over the whole group may begin here without knowing where it starts. */
+const belowEveryPosition = -2_147_483_648;
 
 /**
  * On SQLite, a test session over a window of fewer positions than this is chosen by one statement rather than in two
@@ -274,15 +280,18 @@ const firstSliceOfPositions = 128;
  */
 const oneStatementUpToPositionsOnSqlite = 512;
 
+/** Where a walk resumes: the cards found so far and the next slice, when a first slice was read before the window was known. */
+type WalkStart = { cards: SessionCard[]; from: number; span: number };
+
 /**
  * The first `limit` candidates in group order that pass the filter, read slice by slice along the group's positions.
  * Position order is spelt out this way because no planner can tell how many pairs a range filter keeps: PostgreSQL,
  * guessing one, sorted the whole group for 20 cards.
  */
-async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit<CandidatesShape, "limited">, dueAtOrBefore: string, limit: number): Promise<SessionCard[]> {
-  const cards: SessionCard[] = [];
-  let from = scope.firstPosition;
-  let span = firstSliceOfPositions;
+async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit<CandidatesShape, "limited">, dueAtOrBefore: string, limit: number, start: WalkStart): Promise<SessionCard[]> {
+  const cards = [...start.cards];
+  let from = Math.max(start.from, scope.firstPosition);
+  let span = start.span;
   while (from <= scope.lastPosition && cards.length < limit) {
     const to = Math.min(from + span - 1, scope.lastPosition);
     cards.push(...(await selectInOrder(database, scope, shape, from, to, dueAtOrBefore, limit - cards.length)));
@@ -301,6 +310,9 @@ async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit
  * cards and due box-1 cards) come first, walked in position order until the limit; only if too few, the rest comes
  * from the learner's own records, which are far fewer than the group's pairs. On SQLite, over a window of fewer than
  * `oneStatementUpToPositions` positions (512 unless given; 0 on PostgreSQL) one statement sorts every candidate instead.
+ * Walks read slices of `firstSliceOfPositions` positions first (128 on SQLite, 512 on PostgreSQL unless given), four
+ * times longer each time; on PostgreSQL a walk over the whole group reads its first slice while the window is read
+ * (decision 0044).
  *
  * @example
  * const cards = await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock()));
@@ -310,26 +322,42 @@ export async function selectSessionCardsInDatabase(
   learnerKey: string,
   groupId: string,
   selection: SessionSelection,
-  options: { oneStatementUpToPositions?: number } = {},
+  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number } = {},
 ): Promise<SessionCard[]> {
-  const scope = await windowScope(database, learnerKey, groupId, selection.window);
-  if (scope === null || selection.limit === 0) return [];
+  const onSqlite = sqliteConnectionOf(database) !== undefined;
   const { dueAtOrBefore, learningStates } = selection;
   const context: ContextSource = selection.limit === null ? "every-pair" : "per-card";
   const drivenBy = learningStates.includes("new") ? "pairs" : "records";
+  const firstSlice = options.firstSliceOfPositions ?? (onSqlite ? firstSliceOfPositionsOnSqlite : firstSliceOfPositionsOnPostgres);
+  const [firstKey] = selection.order;
+  const byUrgency = ["urgency", "box", "position"] as const;
+  // The two steps below give the order (urgency, box, position) in two parts; on SQLite, over a short window, one
+  // statement sorting all of it costs less (the learners of a 200-pair film spent a quarter of the server in three).
+  const oneStatementUpToPositions = options.oneStatementUpToPositions ?? (onSqlite ? oneStatementUpToPositionsOnSqlite : 0);
+  // What the walk in position order keeps, when this selection walks: the whole of a study session, the first step of a test.
+  const walkedFilter: CandidateFilter | null = drivenBy === "pairs" && selection.limit !== null && selection.limit > 0 ? (firstKey === "position" ? "in-range" : "first-box-now") : null;
+  const walkedShape = walkedFilter === null ? null : ({ drivenBy, context, learningStates, filter: walkedFilter, order: ["position"] } as const);
+
+  // A window that starts at the first studied pair and ends at the last is the whole group: a walk over it can read its
+  // first slice while the window is read (one round trip less on PostgreSQL), from below every position. SQLite answers
+  // in this process, where the statements cost what they read and a short window takes one statement instead.
+  const walksTheWholeGroup = !onSqlite && walkedShape !== null && selection.window.startIndex === 1 && selection.window.endIndex === null;
+  const earlyScope: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: firstSlice };
+  const [scope, earlyCards] = await Promise.all([
+    windowScope(database, learnerKey, groupId, selection.window),
+    walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? selectInOrder(database, earlyScope, walkedShape, belowEveryPosition, firstSlice, dueAtOrBefore, selection.limit) : null,
+  ]);
+  if (scope === null || selection.limit === 0) return [];
+  const walkStart = (): WalkStart => (earlyCards === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: earlyCards, from: firstSlice + 1, span: firstSlice * 4 });
+
   const inPositionOrder = async (filter: CandidateFilter, limit: number | null) => {
     const shape = { drivenBy, context, learningStates, filter, order: ["position"] } as const;
-    return drivenBy === "pairs" && limit !== null ? walkInPositionOrder(database, scope, shape, dueAtOrBefore, limit) : selectInOrder(database, scope, shape, scope.firstPosition, scope.lastPosition, dueAtOrBefore, limit);
+    return drivenBy === "pairs" && limit !== null ? walkInPositionOrder(database, scope, shape, dueAtOrBefore, limit, walkStart()) : selectInOrder(database, scope, shape, scope.firstPosition, scope.lastPosition, dueAtOrBefore, limit);
   };
-  const [firstKey] = selection.order;
   switch (firstKey) {
     case "position":
       return inPositionOrder("in-range", selection.limit);
     case "needs-practice-now": {
-      const byUrgency = ["urgency", "box", "position"] as const;
-      // The two steps below give the order (urgency, box, position) in two parts; on SQLite, over a short window, one
-      // statement sorting all of it costs less (the learners of a 200-pair film spent a quarter of the server in three).
-      const oneStatementUpToPositions = options.oneStatementUpToPositions ?? (sqliteConnectionOf(database) === undefined ? 0 : oneStatementUpToPositionsOnSqlite);
       if (drivenBy === "pairs" && scope.lastPosition - scope.firstPosition < oneStatementUpToPositions) {
         return selectInOrder(database, scope, { drivenBy, context, learningStates, filter: "in-range", order: byUrgency }, scope.firstPosition, scope.lastPosition, dueAtOrBefore, selection.limit);
       }
