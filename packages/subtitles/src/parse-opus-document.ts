@@ -1,3 +1,4 @@
+import { admitCue } from "./cue-admission.ts";
 import { SubtitleParseError } from "./subtitle-parse-error.ts";
 import { detokenizeOpusTokens, normalizeCueLines, stripInlineMarkup } from "./subtitle-text.ts";
 import type { DroppedSubtitleCue, ParsedSubtitleTrack, SubtitleCue, SubtitleParseLimits, SubtitleSentence } from "./subtitle-types.ts";
@@ -42,23 +43,10 @@ export function parseOpusDocument(root: XmlElement, limits: SubtitleParseLimits)
     const { startMilliseconds, tokenEventIndexes, elementIndex } = openCue;
     openCue = undefined;
     const tokens = tokenEventIndexes.map((index) => (events[index] as { text: string }).text);
-    const text = normalizeCueLines(stripInlineMarkup(detokenizeOpusTokens(tokens)));
-    if (text.length > limits.maximumTextLength) throw new SubtitleParseError("text-too-long", `cue ${elementIndex + 1}`);
-    if (
-      startMilliseconds === undefined ||
-      endMilliseconds === undefined ||
-      endMilliseconds <= startMilliseconds ||
-      endMilliseconds > limits.maximumTimeMilliseconds
-    ) {
-      droppedCues.push({ reason: "invalid-time", elementIndex });
-      return;
-    }
-    if (text.length === 0) {
-      droppedCues.push({ reason: "empty", elementIndex });
-      return;
-    }
-    cues.push({ cue: { startMilliseconds, endMilliseconds, text }, elementIndex });
-    assignInterpolatedTokenTimes(tokens, tokenEventIndexes, startMilliseconds, endMilliseconds, tokenTimes);
+    const candidate = { text: normalizeCueLines(stripInlineMarkup(detokenizeOpusTokens(tokens))), startMilliseconds, endMilliseconds, elementIndex };
+    if (!admitCue(candidate, limits, droppedCues)) return;
+    cues.push({ cue: { startMilliseconds: candidate.startMilliseconds, endMilliseconds: candidate.endMilliseconds, text: candidate.text }, elementIndex });
+    assignInterpolatedTokenTimes(tokens, tokenEventIndexes, candidate.startMilliseconds, candidate.endMilliseconds, tokenTimes);
   };
 
   for (let eventIndex = 0; eventIndex < events.length; eventIndex += 1) {

@@ -1,3 +1,4 @@
+import { admitCue } from "./cue-admission.ts";
 import { SubtitleParseError } from "./subtitle-parse-error.ts";
 import { normalizeCueLines, stripInlineMarkup } from "./subtitle-text.ts";
 import type { DroppedSubtitleCue, ParsedSubtitleTrack, SubtitleCue, SubtitleFormat, SubtitleParseLimits } from "./subtitle-types.ts";
@@ -93,26 +94,10 @@ function walkTimedElement(element: XmlElement, interval: TimeInterval, spacePres
 function collectParagraph(paragraph: XmlElement, interval: TimeInterval | undefined, spacePreserve: boolean, state: TtmlWalkState): void {
   const elementIndex = state.cueElementCount;
   state.cueElementCount += 1;
-  const text = normalizeCueLines(stripInlineMarkup(readParagraphText(paragraph, spacePreserve)));
-  if (text.length > state.limits.maximumTextLength) {
-    throw new SubtitleParseError("text-too-long", `cue ${elementIndex + 1} has ${text.length} characters`);
-  }
-  if (
-    interval === undefined ||
-    !Number.isFinite(interval.endMilliseconds) ||
-    interval.beginMilliseconds < 0 ||
-    interval.endMilliseconds <= interval.beginMilliseconds ||
-    interval.endMilliseconds > state.limits.maximumTimeMilliseconds
-  ) {
-    state.droppedCues.push({ reason: "invalid-time", elementIndex });
-    return;
-  }
-  if (text.length === 0) {
-    state.droppedCues.push({ reason: "empty", elementIndex });
-    return;
-  }
+  const candidate = { text: normalizeCueLines(stripInlineMarkup(readParagraphText(paragraph, spacePreserve))), startMilliseconds: interval?.beginMilliseconds, endMilliseconds: interval?.endMilliseconds, elementIndex };
+  if (!admitCue(candidate, state.limits, state.droppedCues)) return;
   state.cues.push({
-    cue: { startMilliseconds: Math.round(interval.beginMilliseconds), endMilliseconds: Math.round(interval.endMilliseconds), text },
+    cue: { startMilliseconds: Math.round(candidate.startMilliseconds), endMilliseconds: Math.round(candidate.endMilliseconds), text: candidate.text },
     elementIndex,
   });
 }

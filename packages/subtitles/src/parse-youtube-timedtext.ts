@@ -1,3 +1,4 @@
+import { admitCue } from "./cue-admission.ts";
 import { SubtitleParseError } from "./subtitle-parse-error.ts";
 import { decodeDoubleEscapedEntities, normalizeCueLines, stripInlineMarkup } from "./subtitle-text.ts";
 import type { DroppedSubtitleCue, ParsedSubtitleTrack, SubtitleCue, SubtitleParseLimits } from "./subtitle-types.ts";
@@ -23,24 +24,14 @@ export function parseYoutubeTimedtext(root: XmlElement, limits: SubtitleParseLim
     const start = readNumber(readAttribute(element, inSeconds ? "start" : "t"));
     const duration = readNumber(readAttribute(element, inSeconds ? "dur" : "d"));
     const scale = inSeconds ? 1000 : 1;
-    const text = normalizeCueLines(stripInlineMarkup(decodeDoubleEscapedEntities(readAllText(element))));
-    if (text.length > limits.maximumTextLength) throw new SubtitleParseError("text-too-long", `cue ${elementIndex + 1}`);
-    const startMilliseconds = start === undefined ? undefined : Math.round(start * scale);
-    const endMilliseconds = start === undefined || duration === undefined ? undefined : Math.round((start + duration) * scale);
-    if (
-      startMilliseconds === undefined ||
-      endMilliseconds === undefined ||
-      endMilliseconds <= startMilliseconds ||
-      endMilliseconds > limits.maximumTimeMilliseconds
-    ) {
-      droppedCues.push({ reason: "invalid-time", elementIndex });
-      return;
-    }
-    if (text.length === 0) {
-      droppedCues.push({ reason: "empty", elementIndex });
-      return;
-    }
-    collected.push({ cue: { startMilliseconds, endMilliseconds, text }, elementIndex });
+    const candidate = {
+      text: normalizeCueLines(stripInlineMarkup(decodeDoubleEscapedEntities(readAllText(element)))),
+      startMilliseconds: start === undefined ? undefined : Math.round(start * scale),
+      endMilliseconds: start === undefined || duration === undefined ? undefined : Math.round((start + duration) * scale),
+      elementIndex,
+    };
+    if (!admitCue(candidate, limits, droppedCues)) return;
+    collected.push({ cue: { startMilliseconds: candidate.startMilliseconds, endMilliseconds: candidate.endMilliseconds, text: candidate.text }, elementIndex });
   });
   if (collected.length === 0) throw new SubtitleParseError("no-cues");
   const cues = collected
