@@ -56,7 +56,20 @@ async function measurePageWeight(origin: string, path: string): Promise<PageWeig
   }
 }
 
+/**
+ * Lighthouse's scores of one page. A run whose trace Lighthouse could not record (NO_NAVSTART and its kin, where
+ * Lighthouse itself says to run it again) is run again, up to three times, so one bad trace leaves no page unscored.
+ */
 async function measureLighthouse(origin: string, path: string) {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt += 1) {
+    const { scores, runtimeError } = await measureLighthouseOnce(origin, path);
+    if (runtimeError === undefined || attempt === attempts) return scores;
+    console.warn(`Lighthouse on ${path}: run ${attempt} of ${attempts} could not measure the page (${runtimeError.code}); running it again.`);
+  }
+}
+
+async function measureLighthouseOnce(origin: string, path: string) {
   const chrome = await chromeLauncher.launch({
     chromePath: findChromiumExecutable(),
     chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
@@ -74,7 +87,7 @@ async function measureLighthouse(origin: string, path: string) {
     const unmeasured = Object.values(audits).filter((audit) => audit.score === null && audit.scoreDisplayMode === "error");
     if (runtimeError) console.warn(`Lighthouse on ${path}: ${runtimeError.code} ${runtimeError.message}`);
     for (const audit of unmeasured.slice(0, 3)) console.warn(`Lighthouse on ${path}: ${audit.id}: ${audit.errorMessage ?? "error"}`);
-    return {
+    const scores = {
       performance: categories.performance?.score ?? null,
       accessibility: categories.accessibility?.score ?? null,
       seo: categories.seo?.score ?? null,
@@ -83,6 +96,7 @@ async function measureLighthouse(origin: string, path: string) {
       largestContentfulPaintMs: audits["largest-contentful-paint"]?.numericValue ?? null,
       totalBlockingTimeMs: audits["total-blocking-time"]?.numericValue ?? null,
     };
+    return { scores, runtimeError };
   } finally {
     chrome.kill();
   }
