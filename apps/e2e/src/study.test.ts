@@ -34,7 +34,10 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
       await expectNoAccessibilityViolations(page);
       await main.getByRole("button", { name: "I got it Right" }).click();
       await main.getByText("2 / 5").waitFor();
+      // The click sends the rating; the statistics are read once it is answered, not in a race with it.
+      const secondRating = page.waitForResponse((response) => response.url().includes("/rate/") && response.request().method() === "POST");
       await main.getByRole("button", { name: "I will try Again" }).click();
+      expect((await secondRating).status()).toBe(200);
       const afterRatings = await statsOf(page, publicGroupId);
       expect(afterRatings.in_progress).toBe(2);
 
