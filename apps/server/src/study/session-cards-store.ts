@@ -341,18 +341,18 @@ export async function selectSessionCardsInDatabase(
   // A window that starts at the first studied pair and ends at the last is the whole group: a walk over it can read its
   // first slice while the window is read (one round trip less on PostgreSQL), from below every position. SQLite answers
   // in this process, where the statements cost what they read and a short window takes one statement instead.
-  const walksTheWholeGroup = !onSqlite && walkedShape !== null && selection.window.startIndex === 1 && selection.window.endIndex === null;
+  const walksTheWholeGroup = selection.window.startIndex === 1 && selection.window.endIndex === null;
   const earlyScope: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: firstSlice };
   const [scope, earlyCards] = await Promise.all([
     windowScope(database, learnerKey, groupId, selection.window),
-    walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? selectInOrder(database, earlyScope, walkedShape, belowEveryPosition, firstSlice, dueAtOrBefore, selection.limit) : null,
+    !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? selectInOrder(database, earlyScope, walkedShape, belowEveryPosition, firstSlice, dueAtOrBefore, selection.limit) : null,
   ]);
   if (scope === null || selection.limit === 0) return [];
-  const walkStart = (): WalkStart => (earlyCards === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: earlyCards, from: firstSlice + 1, span: firstSlice * 4 });
+  const walkStart: WalkStart = earlyCards === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: earlyCards, from: firstSlice + 1, span: firstSlice * 4 };
 
   const inPositionOrder = async (filter: CandidateFilter, limit: number | null) => {
     const shape = { drivenBy, context, learningStates, filter, order: ["position"] } as const;
-    return drivenBy === "pairs" && limit !== null ? walkInPositionOrder(database, scope, shape, dueAtOrBefore, limit, walkStart()) : selectInOrder(database, scope, shape, scope.firstPosition, scope.lastPosition, dueAtOrBefore, limit);
+    return drivenBy === "pairs" && limit !== null ? walkInPositionOrder(database, scope, shape, dueAtOrBefore, limit, walkStart) : selectInOrder(database, scope, shape, scope.firstPosition, scope.lastPosition, dueAtOrBefore, limit);
   };
   switch (firstKey) {
     case "position":
