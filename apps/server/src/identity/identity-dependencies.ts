@@ -10,6 +10,7 @@ import { createAccountStore } from "./email-addresses.ts";
 import { createIdentityLinks } from "./identity-mail.ts";
 import { createIdentityRateLimits } from "./rate-limits.ts";
 import { createSessionStore, type IdentityClient } from "./sessions.ts";
+import { createSessionUserGuesses } from "./session-user-guesses.ts";
 import { createAuthenticatorStore } from "./mfa/authenticator-store.ts";
 import { createSecretBox } from "./mfa/mfa-secrets.ts";
 import { createWebAuthnCeremonies } from "./mfa/webauthn.ts";
@@ -81,6 +82,8 @@ export function createIdentityDependencies(options: IdentityServiceOptions) {
     onSecurityEvent: options.onSecurityEvent,
     /** The signed-in user of each request, found once (`getAuthenticatedUser`). */
     authenticatedUserCache: new WeakMap<Request, AuthenticatedUser | null>(),
+    /** The user of each session token read lately, for reads started before the session is read (decision 0045). */
+    sessionUserGuesses: createSessionUserGuesses(),
     /** Requests since the identity rate-limit table was last pruned. */
     pruneCounter: { requestsSincePrune: 0 },
   };

@@ -200,7 +200,7 @@ export function toAuthenticatedUser(account: UserAccount, client: IdentityClient
 
 /** The signed-in user of a request (session cookie on browser paths, `X-Session-Token` otherwise), cached per request. */
 export async function getAuthenticatedUser(deps: IdentityDependencies, c: Context): Promise<AuthenticatedUser | null> {
-  const { sessions, clock, authenticatedUserCache } = deps;
+  const { sessions, clock, authenticatedUserCache, sessionUserGuesses } = deps;
   const cached = authenticatedUserCache.get(c.req.raw);
   if (cached !== undefined) {
     return cached;
@@ -215,7 +215,19 @@ export async function getAuthenticatedUser(deps: IdentityDependencies, c: Contex
     if (found?.session.userId && found.account?.isActive) {
       user = toAuthenticatedUser(found.account, client, found.session.id);
     }
+    sessionUserGuesses.remember(token, user?.id ?? null);
   }
   authenticatedUserCache.set(c.req.raw, user);
   return user;
+}
+
+/**
+ * The user this request's session belonged to when this process last read it, or `null`: a guess to start reading
+ * with while `getAuthenticatedUser` reads the session, never an authorization (decision 0045).
+ */
+export function guessAuthenticatedUserId(deps: IdentityDependencies, c: Context): string | null {
+  const cached = deps.authenticatedUserCache.get(c.req.raw);
+  if (cached !== undefined) return cached?.id ?? null;
+  const token = c.req.header(sessionTokenHeaderName) ?? getCookie(c, sessionCookieName);
+  return token ? deps.sessionUserGuesses.guess(token) : null;
 }

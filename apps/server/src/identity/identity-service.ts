@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createIdentityDependencies, type AuthenticatedUser, type IdentityServiceOptions } from "./identity-dependencies.ts";
-import { createIdentityEndpoint, getAuthenticatedUser, openRequest, sessionTokenHeaderName, toResult, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
+import { createIdentityEndpoint, getAuthenticatedUser, guessAuthenticatedUserId, openRequest, sessionTokenHeaderName, toResult, type IdentityHandler, type IdentityRequest } from "./identity-request.ts";
 import { ReauthenticationRequiredError } from "./identity-errors.ts";
 import { hasRecentAuthentication } from "./request-guards.ts";
 import type { IdentityResult } from "./responses.ts";
@@ -66,6 +66,8 @@ export function createIdentityService(options: IdentityServiceOptions) {
     },
     /** The signed-in user of a request, or `null`; found once per request. */
     getAuthenticatedUser: (c: Context): Promise<AuthenticatedUser | null> => getAuthenticatedUser(dependencies, c),
+    /** The user this request's session belonged to when last read here, or `null`; a guess, never an authorization. */
+    guessAuthenticatedUserId: (c: Context): string | null => guessAuthenticatedUserId(dependencies, c),
   };
 }
 

@@ -43,6 +43,18 @@ export function getAuthenticatedUser(c: Context): Promise<AuthenticatedUser | nu
 }
 
 /**
+ * The user this request's session belonged to when this process last read it, or `null`: a guess that lets a read start
+ * before the session is read (decision 0045). Never an authorization: compare it with `getAuthenticatedUser`'s answer
+ * and drop what was read when they differ.
+ *
+ * @example
+ * const guessedUserId = guessAuthenticatedUserId(c);
+ */
+export function guessAuthenticatedUserId(c: Context): string | null {
+  return identityOf(c).guessAuthenticatedUserId(c);
+}
+
+/**
  * For a sensitive action outside allauth's API: allauth's reauthentication 401 when the session's last authentication
  * is older than the reauthentication timeout, else `null`.
  *

@@ -48,7 +48,8 @@ export const previewQuerySchema = v.pipe(
 export type GroupStatsRoutesOptions = {
   database: AtelierDatabase;
   clock: Clock;
-  learnerOf: (c: Context) => Promise<Learner>;
+  /** Resolves the learner and reads for them, the read started on a guess while the session is read (`readAsLearner`). */
+  readAsLearner: <Value>(c: Context, read: (learner: Learner) => Promise<Value>) => Promise<[Learner, Value]>;
   /** The group if this learner may see it; otherwise throws the study API's 404. */
   loadVisibleGroup: (groupId: string, learner: Learner) => Promise<SubtitleGroupRow>;
   /** Whether this learner may export the group (own decks, or a plan that includes shared ones). */
@@ -60,21 +61,24 @@ export type GroupStatsRoutesOptions = {
  * counted in SQL without loading the group (issue 16, decision 0039).
  *
  * @example
- * registerGroupStatsRoutes(app, { database, clock, learnerOf, loadVisibleGroup, mayExport });
+ * registerGroupStatsRoutes(app, { database, clock, readAsLearner, loadVisibleGroup, mayExport });
  */
-export function registerGroupStatsRoutes(app: Hono, { database, clock, learnerOf, loadVisibleGroup, mayExport }: GroupStatsRoutesOptions): void {
+export function registerGroupStatsRoutes(app: Hono, { database, clock, readAsLearner, loadVisibleGroup, mayExport }: GroupStatsRoutesOptions): void {
   app.get("/subtitle-groups/:id/stats/", queryOf(statsQuerySchema), async (c) => {
-    const learner = await learnerOf(c);
     const groupId = c.req.param("id");
-    // The statistics are read while the group is checked (one round trip less on PostgreSQL); a group the learner may
-    // not see answers 404 and its reading is dropped.
-    const [group, [reading, memorizedEverywhere]] = await readWhileChecked(loadVisibleGroup(groupId, learner), () =>
-      Promise.all([
-        readGroupStatistics(database, learner.key, groupId, clock(), c.req.valid("query").pageSize),
-        learner.kind === "anonymous" ? countMemorizedCards(database, learner.key) : Promise.resolve(0),
-      ]),
-    );
-    const canExport = await mayExport(group, learner);
+    const { pageSize } = c.req.valid("query");
+    const now = clock();
+    // The statistics are read while the group is checked, and both while the session is (two round trips less on
+    // PostgreSQL); a group the learner may not see answers 404 and its reading is dropped.
+    const [learner, [group, [reading, memorizedEverywhere], canExport]] = await readAsLearner(c, async (learner) => {
+      const [group, readings] = await readWhileChecked(loadVisibleGroup(groupId, learner), () =>
+        Promise.all([
+          readGroupStatistics(database, learner.key, groupId, now, pageSize),
+          learner.kind === "anonymous" ? countMemorizedCards(database, learner.key) : Promise.resolve(0),
+        ]),
+      );
+      return [group, readings, await mayExport(group, learner)] as const;
+    });
     const { pairs, ...pairsPage } = reading.firstPage;
     return c.json({
       id: group.id,
@@ -100,15 +104,14 @@ export function registerGroupStatsRoutes(app: Hono, { database, clock, learnerOf
   });
 
   app.get("/subtitle-groups/:id/preview/", queryOf(previewQuerySchema), async (c) => {
-    const learner = await learnerOf(c);
-    const group = await loadVisibleGroup(c.req.param("id"), learner);
-    return c.json(await readPreviewPage(database, learner.key, group, c.req.valid("query")));
+    const [, page] = await readAsLearner(c, async (learner) => readPreviewPage(database, learner.key, await loadVisibleGroup(c.req.param("id"), learner), c.req.valid("query")));
+    return c.json(page);
   });
 
   app.get("/subtitle-groups/:id/available-cards/", queryOf(sessionQuerySchema), async (c) => {
-    const learner = await learnerOf(c);
-    const group = await loadVisibleGroup(c.req.param("id"), learner);
+    const selection = describeSessionSelection(c.req.valid("query"), clock());
     // The pairs call's query: how many cards that call would answer, without them.
-    return c.json({ available: await countSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(c.req.valid("query"), clock())) });
+    const [, available] = await readAsLearner(c, async (learner) => countSessionCardsInDatabase(database, learner.key, (await loadVisibleGroup(c.req.param("id"), learner)).id, selection));
+    return c.json({ available });
   });
 }

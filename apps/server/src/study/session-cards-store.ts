@@ -1,5 +1,5 @@
 import { FIRST_BOX, MEMORIZED_BOX, type BoxNumber, type CardLearningState, type SessionSelection } from "@atelier/leitner";
-import { sql, type Compilable, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
+import { PostgresAdapter, sql, type Compilable, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { preparedQueriesPerShape, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
@@ -156,11 +156,27 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
     ])
     .as("p");
   const everyPair = shape.context === "every-pair";
+  const pairsInOrder = database.selectFrom(everyPair ? pairs : database.selectFrom("subtitle_pair as q").selectAll("q").where("q.group_id", "=", groupId).as("p"));
   const query =
     shape.drivenBy === "pairs"
-      ? database
-          .selectFrom(everyPair ? pairs : database.selectFrom("subtitle_pair as q").selectAll("q").where("q.group_id", "=", groupId).as("p"))
-          .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
+      ? database.getExecutor().adapter instanceof PostgresAdapter
+        ? // Each pair's record by its key, pair after pair in position order, so that the statement stops at its limit.
+          // As a join, PostgreSQL estimates the filter on the record's box and due date to keep almost no row, reads
+          // every record of the learner into a hash and sorts (2.3 ms for 20 cards of a learner with 5,000 records,
+          // 0.5 ms this way). A lateral subquery with a limit is never flattened into a join; SQLite has no LATERAL,
+          // and walks the pairs in order anyway.
+          pairsInOrder.leftJoinLateral(
+            (lateral) =>
+              lateral
+                .selectFrom("study_progress as record")
+                .select(["record.pair_id", "record.box", "record.due_at", "record.review_count", "record.studied_at"])
+                .whereRef("record.pair_id", "=", "p.id")
+                .where("record.learner_key", "=", learnerKey)
+                .limit(sql.lit(1))
+                .as("sp"),
+            (join) => join.onTrue(),
+          )
+        : pairsInOrder.leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
       : // A record's group is its pair's: the pair is reached by its key, not by a walk along the group's positions, which
         // PostgreSQL chose once per record without statistics (two seconds for 5,000 records).
         database
