@@ -198,6 +198,12 @@ export function toAuthenticatedUser(account: UserAccount, client: IdentityClient
   return { id: account.id, email: user.email ?? null, display: user.display, hasUsablePassword: user.has_usable_password, client, sessionId };
 }
 
+/** The request's session token and the client kind it says: `X-Session-Token` (an app) before the session cookie (a browser). */
+function sessionTokenOfRequest(c: Context): { token: string | undefined; client: IdentityClient } {
+  const headerToken = c.req.header(sessionTokenHeaderName);
+  return headerToken ? { token: headerToken, client: "app" } : { token: getCookie(c, sessionCookieName), client: "browser" };
+}
+
 /** The signed-in user of a request (session cookie on browser paths, `X-Session-Token` otherwise), cached per request. */
 export async function getAuthenticatedUser(deps: IdentityDependencies, c: Context): Promise<AuthenticatedUser | null> {
   const { sessions, clock, authenticatedUserCache, sessionUserGuesses } = deps;
@@ -206,9 +212,7 @@ export async function getAuthenticatedUser(deps: IdentityDependencies, c: Contex
     return cached;
   }
   const now = clock();
-  const headerToken = c.req.header(sessionTokenHeaderName);
-  const client: IdentityClient = headerToken ? "app" : "browser";
-  const token = headerToken ?? getCookie(c, sessionCookieName);
+  const { token, client } = sessionTokenOfRequest(c);
   let user: AuthenticatedUser | null = null;
   if (token) {
     const found = await sessions.findByToken(token, client, now);
@@ -228,6 +232,6 @@ export async function getAuthenticatedUser(deps: IdentityDependencies, c: Contex
 export function guessAuthenticatedUserId(deps: IdentityDependencies, c: Context): string | null {
   const cached = deps.authenticatedUserCache.get(c.req.raw);
   if (cached !== undefined) return cached?.id ?? null;
-  const token = c.req.header(sessionTokenHeaderName) ?? getCookie(c, sessionCookieName);
+  const { token } = sessionTokenOfRequest(c);
   return token ? deps.sessionUserGuesses.guess(token) : null;
 }

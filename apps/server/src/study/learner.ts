@@ -16,6 +16,10 @@ export function userLearnerKey(userId: string): string {
   return `user:${userId}`;
 }
 
+function signedInLearner(userId: string): Learner {
+  return { kind: "signed-in", key: userLearnerKey(userId), userId };
+}
+
 export function anonymousLearnerKey(cookie: string): string {
   return `anonymous:${cookie}`;
 }
@@ -33,7 +37,7 @@ export function readLearnerCookie(c: Context): string | null {
 export async function resolveLearner(c: Context, secureCookies: boolean): Promise<Learner> {
   const user = await getAuthenticatedUser(c);
   if (user) {
-    return { kind: "signed-in", key: userLearnerKey(user.id), userId: user.id };
+    return signedInLearner(user.id);
   }
   let cookie = readLearnerCookie(c);
   if (cookie === null) {
@@ -44,26 +48,36 @@ export async function resolveLearner(c: Context, secureCookies: boolean): Promis
 }
 
 /**
+ * Starts `work` for the user this request's session was last seen with (decision 0045), while the session is still
+ * being read; answers, once the real user is known, the work's promise if it was started for that user, else `null`
+ * (no guess, or a wrong one: the caller does the work for the real learner). `work` must only do what may be dropped.
+ *
+ * @example
+ * const countedFor = startForGuessedUser(c, (userId) => limiter.registerRequest(userLearnerKey(userId)));
+ * const decision = await (countedFor(user?.id ?? null) ?? limiter.registerRequest(learnerKey));
+ */
+export function startForGuessedUser<Value>(c: Context, work: (userId: string) => Promise<Value>): (userId: string | null) => Promise<Value> | null {
+  const guessedUserId = guessAuthenticatedUserId(c);
+  if (guessedUserId === null) return () => null;
+  const started = work(guessedUserId);
+  // Handled here so that work dropped for a wrong guess is not an unhandled rejection; awaited when the guess holds.
+  started.catch(() => {});
+  return (userId) => (userId === guessedUserId ? started : null);
+}
+
+/**
  * Resolves the learner and runs `read` for them, starting `read` while the session is still being read when this
- * process saw the request's session lately (decision 0045): on PostgreSQL one round trip less. The session decides:
- * what was read for a guessed learner is dropped, and read again for the real one, unless the two are the same user.
- * `read` must therefore only read.
+ * process saw the request's session lately (`startForGuessedUser`): on PostgreSQL one round trip less. The session
+ * decides: what was read for a guessed learner is dropped, and read again for the real one, unless the two are the same
+ * user. `read` must therefore only read.
  *
  * @example
  * const [learner, group] = await readAsLearner(c, secureCookies, (learner) => loadVisibleGroup(database, groupId, learner));
  */
 export async function readAsLearner<Value>(c: Context, secureCookies: boolean, read: (learner: Learner) => Promise<Value>): Promise<[Learner, Value]> {
-  const guessedUserId = guessAuthenticatedUserId(c);
-  if (guessedUserId === null) {
-    const learner = await resolveLearner(c, secureCookies);
-    return [learner, await read(learner)];
-  }
-  const guessedRead = read({ kind: "signed-in", key: userLearnerKey(guessedUserId), userId: guessedUserId });
-  // Handled here so that a read dropped below is not an unhandled rejection; awaited when the guess holds.
-  guessedRead.catch(() => {});
+  const readFor = startForGuessedUser(c, (userId) => read(signedInLearner(userId)));
   const learner = await resolveLearner(c, secureCookies);
-  if (learner.kind === "signed-in" && learner.userId === guessedUserId) return [learner, await guessedRead];
-  return [learner, await read(learner)];
+  return [learner, await (readFor(learner.kind === "signed-in" ? learner.userId : null) ?? read(learner))];
 }
 
 export function clearLearnerCookie(c: Context, secureCookies: boolean): void {

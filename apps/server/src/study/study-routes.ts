@@ -13,8 +13,8 @@ import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
-import { getAuthenticatedUser, guessAuthenticatedUserId } from "../identity/index.ts";
-import { readAsLearner, readLearnerCookie, resolveLearner, userLearnerKey, type Learner } from "./learner.ts";
+import { getAuthenticatedUser } from "../identity/index.ts";
+import { readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner } from "./learner.ts";
 import {
   assertRoomForAnotherPrivateDeck,
   privateDeckAllowanceJson,
@@ -136,13 +136,11 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // Counted for the session's last user while the session is read (decision 0045: one round trip less on PostgreSQL).
     // When the session has ended since, that user's count took one request made with their former token, once: the
     // guess is forgotten as soon as the session is read.
-    const guessedUserId = guessAuthenticatedUserId(c);
-    const guessedCount = guessedUserId === null ? null : studyCallLimiter.registerRequest(userLearnerKey(guessedUserId));
-    guessedCount?.catch(() => {});
+    const countedFor = startForGuessedUser(c, (userId) => studyCallLimiter.registerRequest(userLearnerKey(userId)));
     const user = await getAuthenticatedUser(c);
     const learnerKey = user ? userLearnerKey(user.id) : readLearnerCookie(c);
     if (learnerKey !== null) {
-      const decision = guessedCount !== null && user?.id === guessedUserId ? await guessedCount : await studyCallLimiter.registerRequest(learnerKey);
+      const decision = await (countedFor(user?.id ?? null) ?? studyCallLimiter.registerRequest(learnerKey));
       if (decision.status === "limited") {
         throw new HttpError(429, "Too many requests in a short time. Please wait a moment and try again.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
       }
