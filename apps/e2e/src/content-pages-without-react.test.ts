@@ -49,6 +49,29 @@ describe("given the portfolio's content pages, prerendered without React (issue 
     }
   });
 
+  it("should carry its stylesheet in the page, styled before any other request, while the app's pages fetch it (decision 0046)", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 800 } });
+    const page = await context.newPage();
+    try {
+      for (const path of [...contentPages, "/contact", "/janus-unmasked/image/1", "/study"]) {
+        const stylesheets: string[] = [];
+        const collect = (request: Request) => {
+          if (request.resourceType() === "stylesheet") stylesheets.push(new URL(request.url()).pathname);
+        };
+        page.on("request", collect);
+        await page.goto(`${testbed.server.origin}${path}`);
+        await waitForHydration(page);
+        page.off("request", collect);
+        const background = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--atelier-color-background").trim());
+        expect(background, path).not.toBe("");
+        if (path === "/study") expect(stylesheets, path).toEqual([expect.stringMatching(/^\/assets\/root-[\w-]+\.css$/)]);
+        else expect(stylesheets, path).toEqual([]);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it("should show a signed-in visitor's menu, and go into the app for Log in and Sign out", async () => {
     const context = await testbed.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();

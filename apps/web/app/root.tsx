@@ -87,11 +87,12 @@ function DocumentScripts({ decision }: { decision: SiteShellDecision }) {
       return (
         <>
           <script type="module" src={contactPageScriptUrl} data-contact-page="" data-altcha-widget-src={altchaWidgetScriptUrl} />
-          <script type="module" src={siteShellScriptUrl} data-site-shell="" />
+          <script type="module" src={siteShellScriptUrl} data-site-shell="" fetchPriority="low" />
         </>
       );
     case "site-shell":
-      return <script type="module" src={siteShellScriptUrl} data-site-shell="" />;
+      // Low: the page's first painting is fetched before the header's script, which has nothing to paint (decision 0046).
+      return <script type="module" src={siteShellScriptUrl} data-site-shell="" fetchPriority="low" />;
     default:
       return staticPageScript satisfies never;
   }
