@@ -1,7 +1,6 @@
-import type { Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
-import { signUpAndVerify, uniqueEmail, waitForHydration } from "./support/accounts.ts";
+import { pathsRequestedOpening, signUpAndVerify, uniqueEmail, waitForHydration } from "./support/accounts.ts";
 
 const testbed = useBrowserTestbed();
 const contentPages = ["/", "/paintings", "/janus-unmasked", "/about", "/events", "/expositions", "/privacy-policy", "/Licence"];
@@ -12,14 +11,7 @@ describe("given the portfolio's content pages, prerendered without React (issue 
     const page = await context.newPage();
     try {
       for (const path of contentPages) {
-        const scripts: string[] = [];
-        const collect = (request: Request) => {
-          if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
-        };
-        page.on("request", collect);
-        await page.goto(`${testbed.server.origin}${path}`);
-        await waitForHydration(page);
-        page.off("request", collect);
+        const scripts = await pathsRequestedOpening(page, `${testbed.server.origin}${path}`, "script");
         expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/site-shell-[\w-]+\.js$/)]);
       }
       // No stray text before the page (a JSX comment written as '//' once printed itself above every page's header).
@@ -54,14 +46,7 @@ describe("given the portfolio's content pages, prerendered without React (issue 
     const page = await context.newPage();
     try {
       for (const path of [...contentPages, "/contact", "/janus-unmasked/image/1", "/study"]) {
-        const stylesheets: string[] = [];
-        const collect = (request: Request) => {
-          if (request.resourceType() === "stylesheet") stylesheets.push(new URL(request.url()).pathname);
-        };
-        page.on("request", collect);
-        await page.goto(`${testbed.server.origin}${path}`);
-        await waitForHydration(page);
-        page.off("request", collect);
+        const stylesheets = await pathsRequestedOpening(page, `${testbed.server.origin}${path}`, "stylesheet");
         const background = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--atelier-color-background").trim());
         expect(background, path).not.toBe("");
         if (path === "/study") expect(stylesheets, path).toEqual([expect.stringMatching(/^\/assets\/root-[\w-]+\.css$/)]);

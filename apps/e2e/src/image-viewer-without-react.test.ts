@@ -1,7 +1,7 @@
-import type { Page, Request } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
-import { waitForHydration } from "./support/accounts.ts";
+import { pathsRequestedOpening, waitForHydration } from "./support/accounts.ts";
 
 const testbed = useBrowserTestbed();
 
@@ -13,14 +13,7 @@ describe("given the full-screen viewer, prerendered without React (issue 16, dec
   it("should load only the viewer's own script, on the viewer and on 'Image not found'", async () => {
     await testbed.withPage(async (page) => {
       for (const path of ["/janus-unmasked/image/1", "/the-brothers-of-ursa-major/image/1", "/janus-unmasked/image/42", "/no-such-painting/image/1"]) {
-        const scripts: string[] = [];
-        const collect = (request: Request) => {
-          if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
-        };
-        page.on("request", collect);
-        await page.goto(`${testbed.server.origin}${path}`);
-        await waitForHydration(page);
-        page.off("request", collect);
+        const scripts = await pathsRequestedOpening(page, `${testbed.server.origin}${path}`, "script");
         expect(scripts, path).toEqual([expect.stringMatching(/^\/assets\/image-viewer-page-[\w-]+\.js$/)]);
       }
     });

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 
 interface OutboxMail {
   to: string;
@@ -38,6 +38,22 @@ export function linkInMail(mail: OutboxMail, pathPrefix: string): string {
 
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+/** Opens `url` and waits for its scripts to run; answers the paths of the requests of `resourceType` it made. */
+export async function pathsRequestedOpening(page: Page, url: string, resourceType: "script" | "stylesheet"): Promise<string[]> {
+  const paths: string[] = [];
+  const collect = (request: Request) => {
+    if (request.resourceType() === resourceType) paths.push(new URL(request.url()).pathname);
+  };
+  page.on("request", collect);
+  try {
+    await page.goto(url);
+    await waitForHydration(page);
+  } finally {
+    page.off("request", collect);
+  }
+  return paths;
 }
 
 let uniqueCounter = 0;
