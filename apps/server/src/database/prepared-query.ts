@@ -1,6 +1,7 @@
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from "kysely";
 import type SqliteDatabase from "better-sqlite3";
 import { postgresPoolOf } from "./postgres-pool.ts";
+import { canReadInTurnBatch, readInTurnBatch } from "./postgres-read-batch.ts";
 import type { DatabaseSchema } from "./schema.ts";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -56,6 +57,18 @@ export type PreparedQuery<Values extends readonly unknown[], Row> = {
 
 let preparedQueryCount = 0;
 
+const plainReads = new Map<string, boolean>();
+
+/** A SELECT that takes no lock (of rows, or advisory): it may share a round trip with other reads (`readInTurnBatch`). */
+function isPlainRead(sql: string): boolean {
+  let plain = plainReads.get(sql);
+  if (plain === undefined) {
+    plain = /^\s*select\b/iu.test(sql) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|pg_advisory/iu.test(sql);
+    plainReads.set(sql, plain);
+  }
+  return plain;
+}
+
 /**
  * A query built and compiled once per SQL dialect and run many times with new values: building and compiling a Kysely
  * query costs more than the indexed read it runs, and the hottest calls (the session, a rating) run a few such reads.
@@ -67,7 +80,9 @@ let preparedQueryCount = 0;
  *
  * Outside a transaction, it runs on the driver itself rather than through Kysely (which costs about ten promises and
  * a query compilation a run): on SQLite as a statement prepared once on the free connection, on PostgreSQL as a named
- * statement, which each connection parses and plans once. Inside a transaction it runs through Kysely.
+ * statement, which each connection parses and plans once; there a read (a SELECT taking no lock) goes in one round
+ * trip with the other reads of its turn of the event loop (`readInTurnBatch`, decision 0047). Inside a transaction it
+ * runs through Kysely.
  *
  * @example
  * const findUser = prepareQuery("find-user", (database, userId: string) => database.selectFrom("identity_user").select(["id", "is_active"]).where("id", "=", userId));
@@ -105,7 +120,11 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
       if (sqlite !== undefined) return runOnSqlite(sqlite, compiled, values);
       const pool = postgresPoolOf(executor);
       if (pool !== undefined) {
-        const result = await pool.query({ name: statementName, text: compiled.sql, values: bind(compiled, values) });
+        const bound = bind(compiled, values);
+        const result =
+          isPlainRead(compiled.sql) && canReadInTurnBatch(bound)
+            ? await readInTurnBatch(pool, { name: statementName, sql: compiled.sql, values: bound })
+            : await pool.query({ name: statementName, text: compiled.sql, values: bound });
         return { rows: result.rows as Row[], ...(result.command === "SELECT" ? {} : { numAffectedRows: BigInt(result.rowCount ?? 0) }) };
       }
       return executor.executeQuery<Row>(CompiledQuery.raw(compiled.sql, bind(compiled, values)) as CompiledQuery<Row>);
