@@ -36,6 +36,7 @@ afterAll(() => {
     `${loadLearners} concurrent learners for ${loadSeconds} s per engine against the real server (apps/server src/main.ts, NODE_ENV=test) on loopback; learners and server share the machine's cores.`,
     "Each learner has its own cookies and loops: load a test-mode session of 5 cards (GET /api/subtitle-groups/:id/pairs/), rate each card in turn (POST /api/subtitle-pairs/:id/rate/), load the next session.",
     "Latencies are of successful requests, measured by the client from sending to the end of the body; errors count every non-2xx answer and network error.",
+    "steady*: the same percentiles over the requests sent after the first warmUpSeconds, once every learner is under way (the whole run's include the 200 first requests, sent at one instant to a server just started).",
     "SQLite: a new file in a temporary DATA_DIR. PostgreSQL: a new database on the machine's shared server, dropped afterwards.",
   ]);
   console.info(`Results written to ${filePath}`);

@@ -31,6 +31,8 @@ export type StudyLoadProgress = { started: boolean; acknowledgedRatings: number 
 export type StudyLoadResult = {
   learners: number;
   seconds: number;
+  /** `performance.now()` when the learners started, after each had fetched its CSRF token. */
+  startedAt: number;
   samples: RequestSample[];
   acknowledgedRatings: AcknowledgedRating[];
   /** Per learner key, the pairs whose rating was sent but not answered 200: the server may or may not have saved it. */
@@ -102,7 +104,7 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   }
 
   await Promise.all(clients.map((client, index) => study(client, index)));
-  return { learners: options.learners, seconds: (performance.now() - startedAt) / 1000, samples, acknowledgedRatings, uncertainRatings };
+  return { learners: options.learners, seconds: (performance.now() - startedAt) / 1000, startedAt, samples, acknowledgedRatings, uncertainRatings };
 }
 
 export type StudyLoadSummary = {
@@ -121,10 +123,25 @@ export type StudyLoadSummary = {
   loadP99Milliseconds: number;
   rateP50Milliseconds: number;
   rateP99Milliseconds: number;
+  /** The same percentiles over the requests sent after the warm-up (`warmUpMilliseconds`), when every learner is under way. */
+  warmUpSeconds: number;
+  steadyP50Milliseconds: number;
+  steadyP99Milliseconds: number;
+  steadyLoadP99Milliseconds: number;
+  steadyRateP99Milliseconds: number;
 };
 
-/** Counts, throughput and latency percentiles of a load run; latencies are of successful requests only. */
-export function summarizeStudyLoad(result: StudyLoadResult): StudyLoadSummary {
+/**
+ * The first seconds of a run left out of the steady figures: every learner sends its first request at the same
+ * instant, to a server whose pool has no connection yet (decision 0047's revision). The whole run's figures keep them.
+ */
+export const defaultWarmUpMilliseconds = 5_000;
+
+/**
+ * Counts, throughput and latency percentiles of a load run; latencies are of successful requests only. The steady
+ * percentiles are of the requests sent `warmUpMilliseconds` or more after the start.
+ */
+export function summarizeStudyLoad(result: StudyLoadResult, warmUpMilliseconds = defaultWarmUpMilliseconds): StudyLoadSummary {
   const succeeded = result.samples.filter((sample) => sample.status >= 200 && sample.status < 300);
   const errorsByStatus: Record<string, number> = {};
   for (const sample of result.samples) {
@@ -133,6 +150,8 @@ export function summarizeStudyLoad(result: StudyLoadResult): StudyLoadSummary {
   }
   const all = succeeded.map((sample) => sample.milliseconds);
   const ofKind = (kind: RequestKind) => succeeded.filter((sample) => sample.kind === kind).map((sample) => sample.milliseconds);
+  const steady = succeeded.filter((sample) => sample.endedAt - sample.milliseconds >= result.startedAt + warmUpMilliseconds);
+  const steadyOfKind = (kind: RequestKind) => steady.filter((sample) => sample.kind === kind).map((sample) => sample.milliseconds);
   return {
     learners: result.learners,
     seconds: Math.round(result.seconds * 10) / 10,
@@ -148,6 +167,11 @@ export function summarizeStudyLoad(result: StudyLoadResult): StudyLoadSummary {
     loadP99Milliseconds: roundMilliseconds(percentile(ofKind("load"), 99)),
     rateP50Milliseconds: roundMilliseconds(percentile(ofKind("rate"), 50)),
     rateP99Milliseconds: roundMilliseconds(percentile(ofKind("rate"), 99)),
+    warmUpSeconds: warmUpMilliseconds / 1000,
+    steadyP50Milliseconds: roundMilliseconds(percentile(steady.map((sample) => sample.milliseconds), 50)),
+    steadyP99Milliseconds: roundMilliseconds(percentile(steady.map((sample) => sample.milliseconds), 99)),
+    steadyLoadP99Milliseconds: roundMilliseconds(percentile(steadyOfKind("load"), 99)),
+    steadyRateP99Milliseconds: roundMilliseconds(percentile(steadyOfKind("rate"), 99)),
   };
 }
 
@@ -157,6 +181,7 @@ export function formatStudyLoadSummary(label: string, summary: StudyLoadSummary)
     `${label}: ${summary.learners} learners for ${summary.seconds} s, ${summary.requests} requests, ${summary.errors} errors` +
     `${summary.errors > 0 ? ` ${JSON.stringify(summary.errorsByStatus)}` : ""}; ${summary.requestsPerSecond} requests/s (${summary.ratingsPerSecond} ratings/s); ` +
     `p50 ${summary.p50Milliseconds} ms, p99 ${summary.p99Milliseconds} ms, max ${summary.maximumMilliseconds} ms ` +
-    `(load p50/p99 ${summary.loadP50Milliseconds}/${summary.loadP99Milliseconds} ms, rate ${summary.rateP50Milliseconds}/${summary.rateP99Milliseconds} ms)`
+    `(load p50/p99 ${summary.loadP50Milliseconds}/${summary.loadP99Milliseconds} ms, rate ${summary.rateP50Milliseconds}/${summary.rateP99Milliseconds} ms); ` +
+    `after the first ${summary.warmUpSeconds} s: p50 ${summary.steadyP50Milliseconds} ms, p99 ${summary.steadyP99Milliseconds} ms (load p99 ${summary.steadyLoadP99Milliseconds} ms, rate p99 ${summary.steadyRateP99Milliseconds} ms)`
   );
 }

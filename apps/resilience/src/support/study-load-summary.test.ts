@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { summarizeStudyLoad, type RequestSample, type StudyLoadResult } from "./study-load.ts";
+
+/** A request of `kind` sent `sentAfter` ms after the start and answered in `milliseconds`. */
+function sample(kind: RequestSample["kind"], sentAfter: number, milliseconds: number, status = 200): RequestSample {
+  return { kind, status, endedAt: 1_000 + sentAfter + milliseconds, milliseconds, learner: 0 };
+}
+
+function runOf(samples: RequestSample[]): StudyLoadResult {
+  return { learners: 2, seconds: 10, startedAt: 1_000, samples, acknowledgedRatings: [], uncertainRatings: new Map() };
+}
+
+describe("given a load run whose first requests were slow", () => {
+  const samples = [
+    // The learners' first requests, sent together at the start.
+    sample("load", 0, 400),
+    sample("load", 0, 380),
+    sample("rate", 4_999, 90),
+    // Sent at or after the warm-up.
+    sample("rate", 5_000, 30),
+    sample("load", 6_000, 20),
+    sample("rate", 7_000, 40),
+    sample("rate", 8_000, 500, 503),
+  ];
+
+  it("should keep every successful request in the whole run's figures", () => {
+    const summary = summarizeStudyLoad(runOf(samples));
+    expect(summary).toMatchObject({ requests: 7, errors: 1, errorsByStatus: { "503": 1 }, p99Milliseconds: 400, loadP99Milliseconds: 400, rateP99Milliseconds: 90 });
+  });
+
+  it("should give the steady figures over the successful requests sent once the warm-up was over", () => {
+    const summary = summarizeStudyLoad(runOf(samples));
+    expect(summary).toMatchObject({ warmUpSeconds: 5, steadyP50Milliseconds: 30, steadyP99Milliseconds: 40, steadyLoadP99Milliseconds: 20, steadyRateP99Milliseconds: 40 });
+  });
+
+  it("should take another warm-up when asked", () => {
+    expect(summarizeStudyLoad(runOf(samples), 0)).toMatchObject({ warmUpSeconds: 0, steadyP99Milliseconds: 400 });
+    expect(summarizeStudyLoad(runOf(samples), 6_500)).toMatchObject({ steadyP99Milliseconds: 40, steadyLoadP99Milliseconds: Number.NaN });
+  });
+});
