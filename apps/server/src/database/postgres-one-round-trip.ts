@@ -8,7 +8,15 @@ export type LiteralValue = string | number | boolean | null;
 /** The statements each connection has prepared; a connection that is replaced prepares them again. */
 const preparedByConnection = new WeakMap<pg.PoolClient, Set<string>>();
 
-function toLiteral(value: LiteralValue): string {
+/** Whether `value` can be written into SQL as a literal by `toLiteral`: text without U+0000, a finite number, a boolean, null. */
+export function isLiteralValue(value: unknown): value is LiteralValue {
+  if (value === null || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  return typeof value === "string" && !value.includes("\u0000");
+}
+
+/** A value as an SQL literal, quoted by node-postgres. */
+export function toLiteral(value: LiteralValue): string {
   if (value === null) return "NULL";
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "number") {
@@ -18,6 +26,36 @@ function toLiteral(value: LiteralValue): string {
   // PostgreSQL cannot hold U+0000 in text; callers refuse such values before they reach a query.
   if (value.includes("\u0000")) throw new TypeError("A value sent to PostgreSQL contains U+0000.");
   return pg.escapeLiteral(value);
+}
+
+/**
+ * Checks out a connection, PREPAREs there those of `statements` it has not prepared yet (without parameter types,
+ * PostgreSQL infers them as for the protocol's named statements), and runs `work` on it. A statement's own error
+ * leaves the connection as it was (the implicit transaction is rolled back); a dropped connection does not go back
+ * to the pool.
+ */
+export async function onConnectionWithPrepared<Result>(pool: pg.Pool, statements: readonly SessionPreparedStatement[], work: (client: pg.PoolClient) => Promise<Result>): Promise<Result> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    let prepared = preparedByConnection.get(client);
+    if (prepared === undefined) {
+      prepared = new Set();
+      preparedByConnection.set(client, prepared);
+    }
+    for (const statement of statements) {
+      if (prepared.has(statement.name)) continue;
+      const parameterTypes = statement.parameterTypes.length === 0 ? "" : ` (${statement.parameterTypes.join(", ")})`;
+      await client.query(`PREPARE ${statement.name}${parameterTypes} AS ${statement.sql}`);
+      prepared.add(statement.name);
+    }
+    return await work(client);
+  } catch (error) {
+    if (!(error instanceof Error && "severity" in error)) broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 /**
@@ -41,19 +79,7 @@ export async function executeInOneRoundTrip<Row>(
   valueLists: readonly (readonly LiteralValue[])[],
   options: { lockKeys?: readonly string[]; asynchronousCommit?: boolean },
 ): Promise<Row[][]> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    let prepared = preparedByConnection.get(client);
-    if (prepared === undefined) {
-      prepared = new Set();
-      preparedByConnection.set(client, prepared);
-    }
-    if (!prepared.has(statement.name)) {
-      const parameterTypes = statement.parameterTypes.length === 0 ? "" : ` (${statement.parameterTypes.join(", ")})`;
-      await client.query(`PREPARE ${statement.name}${parameterTypes} AS ${statement.sql}`);
-      prepared.add(statement.name);
-    }
+  return onConnectionWithPrepared(pool, [statement], async (client) => {
     const statements = [
       ...(options.asynchronousCommit === true ? ["SELECT set_config('synchronous_commit', 'off', true)"] : []),
       ...[...new Set(options.lockKeys ?? [])].sort().map((key) => `SELECT pg_advisory_xact_lock(hashtextextended(${toLiteral(key)}, 0))`),
@@ -62,12 +88,5 @@ export async function executeInOneRoundTrip<Row>(
     const answered = (await client.query(statements.join("; "))) as unknown as pg.QueryResult | pg.QueryResult[];
     const results = Array.isArray(answered) ? answered : [answered];
     return results.slice(results.length - valueLists.length).map((result) => result.rows as Row[]);
-  } catch (error) {
-    // A statement's own error leaves the connection as it was (the implicit transaction is rolled back); a dropped
-    // connection must not go back to the pool.
-    if (!(error instanceof Error && "severity" in error)) broken = error instanceof Error ? error : new Error(String(error));
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+  });
 }
