@@ -30,12 +30,19 @@ export function toLiteral(value: LiteralValue): string {
 
 /**
  * Checks out a connection, PREPAREs there those of `statements` it has not prepared yet (without parameter types,
- * PostgreSQL infers them as for the protocol's named statements), and runs `work` on it. A statement's own error
+ * PostgreSQL infers them as for the protocol's named statements), and runs `work` on it (`onCheckedOut` is told once
+ * the pool has handed out the connection). A statement's own error
  * leaves the connection as it was (the implicit transaction is rolled back); a dropped connection does not go back
  * to the pool.
  */
-export async function onConnectionWithPrepared<Result>(pool: pg.Pool, statements: readonly SessionPreparedStatement[], work: (client: pg.PoolClient) => Promise<Result>): Promise<Result> {
+export async function onConnectionWithPrepared<Result>(
+  pool: pg.Pool,
+  statements: readonly SessionPreparedStatement[],
+  work: (client: pg.PoolClient) => Promise<Result>,
+  options: { onCheckedOut?: () => void } = {},
+): Promise<Result> {
   const client = await pool.connect();
+  options.onCheckedOut?.();
   let broken: Error | undefined;
   try {
     let prepared = preparedByConnection.get(client);

@@ -1,7 +1,8 @@
 import { sql } from "kysely";
-import type pg from "pg";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { postgresPoolOf } from "./postgres-pool.ts";
+import { readInTurnBatch } from "./postgres-read-batch.ts";
 import { prepareQuery } from "./prepared-query.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "./test-databases.ts";
 
@@ -122,5 +123,28 @@ describe.runIf(testDatabaseEngines.includes("postgresql"))("given prepared reads
     const [late, count] = await Promise.all([windowOf.execute(database, "batch", "late"), countOver.execute(database, "batch", 5)]);
     expect(late.rows).toEqual([{ client_key: "late", request_count: 5 }]);
     expect(count.rows).toEqual([{ count: "1" }]);
+  });
+});
+
+describe("given a PostgreSQL that takes no connection", () => {
+  it("should fail every read of a turn after one attempt at a connection, not once more each alone", async () => {
+    // Nothing listens on port 1: each attempt is refused at once.
+    const pool = new pg.Pool({ connectionString: "postgres://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 2_000 });
+    // pg-pool's own query() takes its connection through connect() too, with a callback.
+    const connect = pool.connect.bind(pool) as (...parameters: unknown[]) => unknown;
+    let attempts = 0;
+    (pool as unknown as { connect: (...parameters: unknown[]) => unknown }).connect = (...parameters: unknown[]) => {
+      attempts += 1;
+      return connect(...parameters);
+    };
+    try {
+      const reads = ["a", "b", "c"].map((value, index) => readInTurnBatch(pool, { name: `atelier_test_unreachable_${index}`, sql: "select $1::text as value", values: [value] }));
+      const outcomes = await Promise.allSettled(reads);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected"]);
+      expect(outcomes[0]).toMatchObject({ reason: { code: "ECONNREFUSED" } });
+      expect(attempts).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 });

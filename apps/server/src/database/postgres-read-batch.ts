@@ -27,23 +27,29 @@ function readAlone(pool: pg.Pool, read: PreparedRead): Promise<pg.QueryResult | 
 }
 
 /** The reads on one connection in one simple query (`EXECUTE a(…); EXECUTE b(…)`); each read's result, in order. */
-async function readTogether(pool: pg.Pool, reads: readonly PreparedRead[]): Promise<pg.QueryResult[]> {
+async function readTogether(pool: pg.Pool, reads: readonly PreparedRead[], onCheckedOut: () => void): Promise<pg.QueryResult[]> {
   const statements = reads.map(preparedInSql);
-  return onConnectionWithPrepared(pool, statements, async (client) => {
-    const text = reads
-      .map((read, index) => `EXECUTE ${statements[index]?.name}${read.values.length === 0 ? "" : `(${(read.values as readonly LiteralValue[]).map(toLiteral).join(", ")})`}`)
-      .join("; ");
-    const answered = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
-    return Array.isArray(answered) ? answered : [answered];
+  const executeEach = reads.map((read, index) => {
+    const values = read.values as readonly LiteralValue[];
+    return `EXECUTE ${statements[index]?.name}${values.length === 0 ? "" : `(${values.map(toLiteral).join(", ")})`}`;
   });
+  const readAll = async (client: pg.PoolClient) => {
+    const answered = (await client.query(executeEach.join("; "))) as unknown as pg.QueryResult | pg.QueryResult[];
+    return Array.isArray(answered) ? answered : [answered];
+  };
+  return onConnectionWithPrepared(pool, statements, readAll, { onCheckedOut });
 }
 
 async function readBatch(pool: pg.Pool, reads: readonly PreparedRead[]): Promise<(pg.QueryResult | FailedCall)[]> {
   if (reads.length === 1) return [await readAlone(pool, reads[0] as PreparedRead)];
+  let checkedOut = false;
   try {
-    return await readTogether(pool, reads);
-  } catch {
-    // One read failed (or the connection did): the simple query stopped there. Each is read again alone, so that only
+    return await readTogether(pool, reads, () => (checkedOut = true));
+  } catch (error) {
+    // No connection within the pool's time limit (the database is down or unreachable): alone, each read would wait
+    // as long again. Every read of the batch fails as it would have alone.
+    if (!checkedOut) return reads.map(() => new FailedCall(error));
+    // One read failed, or the connection did: the simple query stopped there. Each is read again alone, so that only
     // a read's own error reaches its caller; reads have no effect to repeat.
     return Promise.all(reads.map((read) => readAlone(pool, read)));
   }
