@@ -57,16 +57,9 @@ export type PreparedQuery<Values extends readonly unknown[], Row> = {
 
 let preparedQueryCount = 0;
 
-const plainReads = new Map<string, boolean>();
-
 /** A SELECT that takes no lock (of rows, or advisory): it may share a round trip with other reads (`readInTurnBatch`). */
 function isPlainRead(sql: string): boolean {
-  let plain = plainReads.get(sql);
-  if (plain === undefined) {
-    plain = /^\s*select\b/iu.test(sql) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|pg_advisory/iu.test(sql);
-    plainReads.set(sql, plain);
-  }
-  return plain;
+  return /^\s*select\b/iu.test(sql) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b|pg_advisory/iu.test(sql);
 }
 
 /**
@@ -96,6 +89,8 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
   // PostgreSQL cuts a name at 63 bytes: two long names alike up to there would be one statement, refused the second time.
   const statementName = `atelier_${name.replaceAll(/[^a-z0-9]+/gu, "_").slice(0, 40)}_${preparedQueryCount}`;
   const compiledByAdapter = new Map<unknown, CompiledQuery<Row>>();
+  // Decided once, from the PostgreSQL text (the only dialect with a pool).
+  let plainReadOnPostgres: boolean | undefined;
   const compile = (executor: Executor): CompiledQuery<Row> => {
     // The adapter's class stands for the dialect: the same SQL serves every database and transaction of that engine.
     const adapter = executor.getExecutor().adapter;
@@ -122,7 +117,7 @@ export function prepareQuery<Values extends readonly unknown[], Row>(
       if (pool !== undefined) {
         const bound = bind(compiled, values);
         const result =
-          isPlainRead(compiled.sql) && canReadInTurnBatch(bound)
+          (plainReadOnPostgres ??= isPlainRead(compiled.sql)) && canReadInTurnBatch(bound)
             ? await readInTurnBatch(pool, { name: statementName, sql: compiled.sql, values: bound })
             : await pool.query({ name: statementName, text: compiled.sql, values: bound });
         return { rows: result.rows as Row[], ...(result.command === "SELECT" ? {} : { numAffectedRows: BigInt(result.rowCount ?? 0) }) };
