@@ -35,7 +35,7 @@ import type { NodeFront } from "./http/node-front.ts";
 import { createIdentityFrontRoutes } from "./identity/identity-front.ts";
 import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
-import { createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpSubtitleParseWorker } from "./study/index.ts";
+import { createRatingFrontRoute, createStudyCallLimiter, createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpSubtitleParseWorker } from "./study/index.ts";
 import { createRequestLogMiddleware } from "./logging/logger.ts";
 import { logger } from "./logging/logger.ts";
 
@@ -177,13 +177,14 @@ export function createServer(options: CreateServerOptions): AtelierApp {
       cancelSubscriptions: (userId) => billing.service.cancelEverySubscriptionNow(userId),
     }),
   );
+  const studyCallLimiter = createStudyCallLimiter({ database, clock, rateLimit: configuration.studyRateLimit });
   app.route(
     "/api",
     createStudyRoutes({
       database,
       clock,
       secureCookies,
-      rateLimit: configuration.studyRateLimit,
+      studyCallLimiter,
       entitlementsOfUser: async (userId) => {
         const status = await billing.service.subscriptionStatus(userId);
         return { planName: status.plan, ...status.entitlements };
@@ -197,9 +198,10 @@ export function createServer(options: CreateServerOptions): AtelierApp {
     app.route("/dev/billing", billing.devPages);
   }
   // Registered last so it knows whether the development billing pages (whose errors are pages) are here.
+  const errorHandlerOptions = { onDatabaseUnavailable: warnDatabaseUnavailable };
   app.onError(
     createErrorHandler({
-      onDatabaseUnavailable: warnDatabaseUnavailable,
+      ...errorHandlerOptions,
       ...(devBillingPagesMounted ? { renderPage: (error: HttpError) => devBillingErrorPage(error, configuration.publicOrigin) } : {}),
     }),
   );
@@ -222,6 +224,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
 
   const nodeFront: NodeFront = {
     routes: createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy }),
+    postRoutes: [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin: configuration.publicOrigin, errorHandlerOptions })],
     lifecycle,
     securityHeaders: securityHeadersWithoutInlineScripts(configuration),
     log: logger,

@@ -54,10 +54,14 @@ export type ErrorHandlerOptions = {
  * app.onError(createErrorHandler({ onDatabaseUnavailable: warnOncePerOutage }));
  */
 export function createErrorHandler(options: ErrorHandlerOptions = {}): ErrorHandler {
-  return (error, c) => answerError(c, toHttpError(c, error, options), options);
+  return (error, c) => answerError(c, toHttpError({ method: c.req.method, path: c.req.path }, error, options), options);
 }
 
-function toHttpError(c: Context, error: unknown, options: ErrorHandlerOptions): HttpError {
+/**
+ * The `HttpError` a failure is answered with: itself, a client error of Hono's, the 503 of a database that is away, or
+ * (logged) a generic 500. The error handler's rule, also used by the node front's routes after their first write.
+ */
+export function toHttpError(request: { method: string; path: string }, error: unknown, options: ErrorHandlerOptions): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof HTTPException && error.status < 500) {
     return new HttpError(error.status, error.message || "The request could not be processed.", { cause: error });
@@ -66,7 +70,7 @@ function toHttpError(c: Context, error: unknown, options: ErrorHandlerOptions): 
     options.onDatabaseUnavailable?.(error);
     return new HttpError(503, databaseUnavailableMessage, { headers: { "Retry-After": String(databaseUnavailableRetryAfterSeconds) }, fromTheServer: true, cause: error });
   }
-  logger.error({ err: error }, `Unexpected error while answering ${c.req.method} ${c.req.path}:`);
+  logger.error({ err: error }, `Unexpected error while answering ${request.method} ${request.path}:`);
   return new HttpError(500, internalServerErrorMessage, { cause: error });
 }
 

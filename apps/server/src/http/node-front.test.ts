@@ -19,6 +19,7 @@ async function startFrontedServer(routes: Record<string, FrontRoute>, lifecycle 
   const lines: Record<string, unknown>[] = [];
   const front: NodeFront = {
     routes: new Map(Object.entries(routes)),
+    postRoutes: [],
     lifecycle,
     securityHeaders: { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'self'" },
     log: createLogger({ level: "info", destination: { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) } }),

@@ -26,18 +26,32 @@ export type FrontAnswer = { status: number; headers: readonly string[]; body: st
  */
 export type FrontRoute = (request: FrontRequest) => Promise<FrontAnswer | null>;
 
+/** A POST request as a front route sees it: its whole body (small, read before the route runs) and its path's match. */
+export type FrontPostRequest = FrontRequest & { readonly body: Buffer; readonly pathMatch: RegExpExecArray };
+
+/**
+ * Answers a POST, or `null` to leave it, body included, to the app. Unlike a GET route it may write, but it decides to
+ * answer before its first write; after that it answers its own failures (the app would count or rate a second time).
+ */
+export type FrontPostRoute = (request: FrontPostRequest) => Promise<FrontAnswer | null>;
+
+/** The most a body answered in the front may weigh; a larger one goes to the app with its usual limits unread. */
+export const frontBodyLimitBytes = 4 * 1024;
+
 export type NodeFront = {
   /** By exact request target (`/path`, no query): GET requests only. */
   routes: ReadonlyMap<string, FrontRoute>;
+  /** POST requests whose whole request target (query included) matches `target`. */
+  postRoutes: ReadonlyArray<{ target: RegExp; route: FrontPostRoute }>;
   lifecycle: ServerLifecycle;
   securityHeaders: Readonly<Record<string, string>>;
   log: pino.Logger;
 };
 
 /**
- * The node:http listener of the server: the front's routes answer the few hottest GET calls (allauth's session and
- * configuration, asked on every page of the app) before a request enters Hono, and everything else, or anything a
- * route declines, goes to the app's own listener (decision 0040).
+ * The node:http listener of the server: the front's routes answer the few hottest calls before a request enters Hono
+ * (allauth's session and configuration, asked on every page of the app, decision 0040; a card's rating, decision 0048),
+ * and everything else, or anything a route declines, goes to the app's own listener.
  *
  * @example
  * serve({ fetch: app.fetch, createServer: (options, listener) => http.createServer(options, createFrontedRequestListener(app.nodeFront, listener)) });
@@ -45,18 +59,61 @@ export type NodeFront = {
 export function createFrontedRequestListener(front: NodeFront, appListener: RequestListener): RequestListener {
   const securityHeaders = Object.entries(front.securityHeaders).flat();
   return (incoming, outgoing) => {
-    const route = incoming.method === "GET" ? front.routes.get(incoming.url ?? "") : undefined;
-    if (route === undefined || front.lifecycle.state !== "serving" || hasBodyOrRepeatedHeader(incoming)) {
+    if (incoming.method === "POST" && front.postRoutes.length > 0) {
+      const target = incoming.url ?? "";
+      for (const { target: pattern, route } of front.postRoutes) {
+        const pathMatch = pattern.exec(target);
+        if (pathMatch === null) continue;
+        if (front.lifecycle.state !== "serving" || !hasSmallBody(incoming) || hasRepeatedHeader(incoming)) break;
+        void answerPostInFront(front, securityHeaders, route, pathMatch, incoming, outgoing, appListener);
+        return;
+      }
       appListener(incoming, outgoing);
       return;
     }
-    void answerInFront(front, securityHeaders, route, incoming, outgoing, appListener);
+    const route = incoming.method === "GET" ? front.routes.get(incoming.url ?? "") : undefined;
+    if (route === undefined || front.lifecycle.state !== "serving" || hasBody(incoming) || hasRepeatedHeader(incoming)) {
+      appListener(incoming, outgoing);
+      return;
+    }
+    void answerInFront(front, securityHeaders, (request) => route(request), incoming, outgoing, appListener);
   };
+}
+
+/**
+ * Reads a POST's small body, then lets the route answer. The body is kept where @hono/node-server reads it first
+ * (`rawBody`), so a request the route leaves reaches the app exactly as sent.
+ */
+async function answerPostInFront(front: NodeFront, securityHeaders: readonly string[], route: FrontPostRoute, pathMatch: RegExpExecArray, incoming: IncomingMessage, outgoing: ServerResponse, appListener: RequestListener): Promise<void> {
+  front.lifecycle.requestsInProgress += 1;
+  let body: Buffer;
+  try {
+    body = await readWholeBody(incoming);
+  } catch {
+    // The client went away or sent less than it announced: the app's own reading meets the same and answers it.
+    appListener(incoming, outgoing);
+    return;
+  } finally {
+    front.lifecycle.requestsInProgress -= 1;
+  }
+  (incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+  await answerInFront(front, securityHeaders, (request) => route({ ...request, body, pathMatch }), incoming, outgoing, appListener);
+}
+
+function readWholeBody(incoming: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => resolve(Buffer.concat(chunks)));
+    incoming.once("error", reject);
+    incoming.once("aborted", () => reject(new Error("The client closed the request before its body was read.")));
+  });
 }
 
 async function answerInFront(front: NodeFront, securityHeaders: readonly string[], route: FrontRoute, incoming: IncomingMessage, outgoing: ServerResponse, appListener: RequestListener): Promise<void> {
   const startedAt = performance.now();
   const path = incoming.url ?? "";
+  const method = incoming.method ?? "GET";
   let cookies: Record<string, string> | undefined;
   const request: FrontRequest = {
     path,
@@ -92,16 +149,26 @@ async function answerInFront(front: NodeFront, securityHeaders: readonly string[
   if (front.lifecycle.state === "draining") headers.push("Connection", "close");
   outgoing.writeHead(answer.status, headers);
   outgoing.end(answer.body);
-  logAnswer(front.log, { requestId, method: "GET", path, status: answer.status, startedAt });
+  logAnswer(front.log, { requestId, method, path, status: answer.status, startedAt });
+}
+
+/** A GET with a body is the app's to refuse or drain. */
+function hasBody(incoming: IncomingMessage): boolean {
+  return incoming.headers["content-length"] !== undefined || incoming.headers["transfer-encoding"] !== undefined;
+}
+
+/** A body of announced length, at most `frontBodyLimitBytes` (Node's parser hands over no more than announced). */
+function hasSmallBody(incoming: IncomingMessage): boolean {
+  const contentLength = incoming.headers["content-length"];
+  if (contentLength === undefined || incoming.headers["transfer-encoding"] !== undefined || !/^\d{1,5}$/.test(contentLength)) return false;
+  return Number(contentLength) <= frontBodyLimitBytes;
 }
 
 /**
  * Node.js joins repeated Cookie headers with `; ` and keeps the first of repeated User-Agent headers, where the web
- * Request Hono reads joins both with `, `; and a GET with a body is the app's to refuse or drain. All are rare enough to
- * leave to the app.
+ * Request Hono reads joins both with `, `: rare enough to leave to the app.
  */
-function hasBodyOrRepeatedHeader(incoming: IncomingMessage): boolean {
-  if (incoming.headers["content-length"] !== undefined || incoming.headers["transfer-encoding"] !== undefined) return true;
+function hasRepeatedHeader(incoming: IncomingMessage): boolean {
   const rawHeaders = incoming.rawHeaders;
   let cookieHeaders = 0;
   let userAgentHeaders = 0;

@@ -61,6 +61,25 @@ async function readSubmittedToken(c: Context): Promise<string | null> {
 }
 
 /**
+ * Why an unsafe request fails the CSRF check, or `null` when it passes: its `Origin` (else its `Referer`'s) must be
+ * `publicOrigin`, and the token it submits must equal the `csrftoken` cookie. The middleware's rule, also used by the
+ * node front's POST routes (which answer only what passes it).
+ */
+export async function csrfFailureOf(
+  request: { origin: string | undefined; referer: string | undefined; cookieToken: string | undefined; submittedToken: () => string | null | Promise<string | null> },
+  publicOrigin: string,
+): Promise<string | null> {
+  const requestOrigin = request.origin ?? originOf(request.referer);
+  if (!requestOrigin) return "the request has neither an Origin nor a Referer header.";
+  if (requestOrigin !== publicOrigin) return `the origin ${requestOrigin} is not ${publicOrigin}.`;
+  if (!request.cookieToken) return "the csrftoken cookie is missing; load a page or GET /_allauth/browser/v1/config first.";
+  const submittedToken = await request.submittedToken();
+  if (!submittedToken) return `send the csrftoken cookie's value in the ${csrfHeaderName} header.`;
+  if (!constantTimeEquals(submittedToken, request.cookieToken)) return `the ${csrfHeaderName} header does not match the csrftoken cookie.`;
+  return null;
+}
+
+/**
  * CSRF protection for the whole server, as Django's middleware does it for allauth's browser client:
  * - every GET/HEAD answer sets a `csrftoken` cookie when the request had none, so a page always has a token;
  * - every POST/PUT/PATCH/DELETE (except the exempt prefixes) needs an `Origin` (or, without it, a `Referer`) equal
@@ -79,23 +98,11 @@ export function createCsrfMiddleware(options: { publicOrigin: string; exemptPath
         await next();
         return;
       }
-      const requestOrigin = c.req.header("origin") ?? originOf(c.req.header("referer"));
-      if (!requestOrigin) {
-        return csrfFailure("the request has neither an Origin nor a Referer header.");
-      }
-      if (requestOrigin !== options.publicOrigin) {
-        return csrfFailure(`the origin ${requestOrigin} is not ${options.publicOrigin}.`);
-      }
-      if (!cookieToken) {
-        return csrfFailure("the csrftoken cookie is missing; load a page or GET /_allauth/browser/v1/config first.");
-      }
-      const submittedToken = await readSubmittedToken(c);
-      if (!submittedToken) {
-        return csrfFailure(`send the csrftoken cookie's value in the ${csrfHeaderName} header.`);
-      }
-      if (!constantTimeEquals(submittedToken, cookieToken)) {
-        return csrfFailure(`the ${csrfHeaderName} header does not match the csrftoken cookie.`);
-      }
+      const failure = await csrfFailureOf(
+        { origin: c.req.header("origin"), referer: c.req.header("referer"), cookieToken, submittedToken: () => readSubmittedToken(c) },
+        options.publicOrigin,
+      );
+      if (failure !== null) return csrfFailure(failure);
       await next();
       return;
     }

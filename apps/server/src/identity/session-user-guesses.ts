@@ -19,7 +19,10 @@ export function createSessionUserGuesses(capacity = rememberedSessionsAtMost) {
   return {
     /** Records what the session's read found: its user, or `null` for a session that signs nobody in. */
     remember(token: string, userId: string | null): void {
-      const tokenHash = hashToken(token);
+      this.rememberByTokenHash(hashToken(token), userId);
+    },
+    /** `remember` for a token already hashed (`hashToken`). */
+    rememberByTokenHash(tokenHash: string, userId: string | null): void {
       if (userId === null) {
         userIdOfTokenHash.delete(tokenHash);
         return;
@@ -34,6 +37,10 @@ export function createSessionUserGuesses(capacity = rememberedSessionsAtMost) {
     /** The user the token's session belonged to when last read here, or `null` if it was not read lately. */
     guess(token: string): string | null {
       return userIdOfTokenHash.get(hashToken(token)) ?? null;
+    },
+    /** `guess` for a token already hashed (`hashToken`). */
+    guessByTokenHash(tokenHash: string): string | null {
+      return userIdOfTokenHash.get(tokenHash) ?? null;
     },
     get size(): number {
       return userIdOfTokenHash.size;

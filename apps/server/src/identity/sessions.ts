@@ -72,6 +72,15 @@ const findSessionsWithAccounts = prepareQuery("sessions-with-accounts", (databas
     .orderBy("address.email", "asc"),
 );
 
+/** Only what tells whether a session signs an active user in: no addresses, no flows (the node front's rating). */
+const findSessionUser = prepareQuery("session-user", (database, tokenHash: string) =>
+  database
+    .selectFrom("identity_session as session")
+    .leftJoin("identity_user as account", "account.id", "session.user_id")
+    .select(["session.client", "session.expires_at", "account.id as account_id", "account.is_active"])
+    .where("session.token_hash", "=", tokenHash),
+);
+
 type SessionRow = Awaited<ReturnType<typeof findSessionWithAccount.execute>>["rows"][number];
 
 function serializePending(pending: PendingState): string | null {
@@ -152,6 +161,16 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
       }
       const account = row.account_id === null ? null : toUserAccount({ id: row.account_id, password_hash: row.password_hash, is_active: row.is_active ?? 0 }, rows.flatMap((address) => (address.email === null ? [] : [toEmailAddress({ email: address.email, verified: address.verified ?? 0, is_primary: address.is_primary ?? 0 })])));
       return { session: toSessionState(row), account };
+    },
+
+    /**
+     * The active user a session signs in (by its token's hash, `hashToken`), or `null`: what `findByToken` followed by
+     * `getAuthenticatedUser`'s check answers, in one narrow read.
+     */
+    async findSignedInUserId(tokenHash: string, client: IdentityClient, now: Date): Promise<string | null> {
+      const row = (await findSessionUser.execute(database, tokenHash)).rows[0];
+      if (!row || row.client !== client || row.expires_at <= now.toISOString() || row.account_id === null || Number(row.is_active) !== 1) return null;
+      return row.account_id;
     },
 
     async savePending(sessionId: string, pending: PendingState): Promise<void> {

@@ -1,12 +1,4 @@
-import {
-  ANONYMOUS_MEMORIZED_CARD_LIMIT,
-  currentBoxOf,
-  describeSessionSelection,
-  indexProgressByPairId,
-  isAnonymousLimitReached,
-  learningStateOf,
-  markCardsStudied,
-} from "@atelier/leitner";
+import { currentBoxOf, describeSessionSelection, indexProgressByPairId, markCardsStudied } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
 import type { Clock } from "../clock.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
@@ -25,7 +17,7 @@ import {
 import { registerGroupStatsRoutes } from "./group-stats-routes.ts";
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
-import { rateCardOfLearner } from "./rating-store.ts";
+import { createStudyCallLimiter, pairNotFoundMessage, rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { readWhileChecked } from "./read-while-checked.ts";
 import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
@@ -48,11 +40,8 @@ import { cleanName, maximumGroupNameLength, readSubtitleUpload } from "./subtitl
 import { jsonBody, markStudiedBodySchema, markStudiedExample, queryOf, ratingBodySchema, ratingExample, renameBodySchema, renameExample, sessionQuerySchema } from "./study-validation.ts";
 
 export const groupNotFoundMessage = "This subtitle group does not exist.";
-export const pairNotFoundMessage = "This flashcard pair does not exist.";
 export const ownerOnlyMessage = "Only the owner of this group can do that.";
-export const anonymousLimitMessage = "You have memorized 5 cards. Please sign in to keep studying and keep your progress.";
-/** Unsafe study calls per learner (ratings, mark-studied, renames…), per minute. */
-export const studyApiRateLimit = { maximumRequests: 600, windowMilliseconds: 60_000 };
+export { anonymousLimitMessage, pairNotFoundMessage, studyApiRateLimit } from "./rating-answer.ts";
 /** Uploads per user: each costs two parses and an alignment. */
 export const uploadRateLimit = { maximumRequests: 10, windowMilliseconds: 10 * 60_000 };
 
@@ -65,6 +54,8 @@ export type StudyRoutesOptions = {
   entitlementsOfUser: EntitlementsOfUser;
   /** Unsafe study calls per learner per window (`STUDY_RATE_LIMIT`); 600 a minute unless given. */
   rateLimit?: { maximumRequests: number; windowMilliseconds: number };
+  /** Shared with the node front's rating (`createRatingFrontRoute`); one of the routes' own otherwise. */
+  studyCallLimiter?: StudyCallLimiter;
 };
 
 function groupJson(group: SubtitleGroupRow, userId: string | null) {
@@ -129,7 +120,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
 
   // Against scripts, not people: a learner rating as fast as a hand can stays far below, and so do the load tests.
-  const studyCallLimiter = createFixedWindowRateLimiter({ database, scope: "study-api", limit: options.rateLimit ?? studyApiRateLimit, clock });
+  const studyCallLimiter = options.studyCallLimiter ?? createStudyCallLimiter({ database, clock, rateLimit: options.rateLimit });
   const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
   app.use(async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
@@ -142,7 +133,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     if (learnerKey !== null) {
       const decision = await (countedFor(user?.id ?? null) ?? studyCallLimiter.registerRequest(learnerKey));
       if (decision.status === "limited") {
-        throw new HttpError(429, "Too many requests in a short time. Please wait a moment and try again.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
+        throw tooManyStudyCalls(decision);
       }
     }
     return next();
@@ -258,27 +249,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
 
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
     const learner = await learnerOf(c);
-    const pairId = c.req.param("id");
-    const isCorrect = c.req.valid("json").is_correct;
-    const now = clock();
-    const outcome = await rateCardOfLearner(database, {
-      learnerKey: learner.key,
-      userId: userIdOf(learner),
-      memorizedLimit: learner.kind === "anonymous" ? ANONYMOUS_MEMORIZED_CARD_LIMIT : null,
-      pairId,
-      isCorrect,
-      now,
-    });
-    if (outcome.status === "not-found") throw new HttpError(404, pairNotFoundMessage);
-    if (outcome.status === "limit-reached") throw new HttpError(403, anonymousLimitMessage);
-    const { pair } = outcome;
-    return c.json({
-      pair: { id: pair.id, current_box: outcome.saved.box },
-      memorized: outcome.memorized,
-      anonymous_limit_reached: learner.kind === "anonymous" && isAnonymousLimitReached(outcome.memorized),
-      // Additive: the session screen moves its counts with this instead of asking for the group's stats again.
-      learning_state: { before: learningStateOf(outcome.before), after: learningStateOf(outcome.saved) },
-    });
+    return c.json(await rateAsLearner(database, learner, c.req.param("id"), c.req.valid("json").is_correct, clock()));
   });
 
   app.delete("/subtitle-pairs/:id/", async (c) => {

@@ -1,0 +1,98 @@
+import * as v from "valibot";
+import type { Clock } from "../clock.ts";
+import type { AtelierDatabase } from "../database/open-database.ts";
+import { errorBodyOf, toHttpError, type ErrorHandlerOptions } from "../http/error-responses.ts";
+import type { FrontAnswer, FrontPostRoute } from "../http/node-front.ts";
+import { csrfCookieName, csrfFailureOf, csrfHeaderName } from "../identity/csrf.ts";
+import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-request.ts";
+import type { IdentityService } from "../identity/identity-service.ts";
+import { hashToken } from "../identity/secrets.ts";
+import { userLearnerKey, type Learner } from "./learner.ts";
+import { rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
+import { ratingBodySchema } from "./study-validation.ts";
+
+/** A rating's request target: a plain id (no percent-encoding, which Hono would decode) and no query. */
+const ratingTarget = /^\/api\/subtitle-pairs\/([A-Za-z0-9_-]{1,100})\/rate\/$/;
+/** What the study routes' validator reads as JSON, in its plainest spelling; any other goes to the app. */
+const plainJsonMediaType = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i;
+const utf8ByteOrderMark = 0xef;
+
+const answerHeaders = ["Content-Type", "application/json", "Cache-Control", "no-store"];
+
+type RatingFrontOptions = {
+  identity: IdentityService;
+  database: AtelierDatabase;
+  clock: Clock;
+  studyCallLimiter: StudyCallLimiter;
+  publicOrigin: string;
+  errorHandlerOptions: ErrorHandlerOptions;
+};
+
+/**
+ * POST /api/subtitle-pairs/:id/rate/ for a signed-in learner, answered in the node front (decision 0048): three in
+ * four requests of a study session. It answers only a request the study routes would take as it is: CSRF passed,
+ * a browser session of an active account, a JSON body `{ "is_correct": boolean }`. Everything else, before anything is
+ * written, goes to the app, which answers it as ever. Past that point it counts the call in the study calls' limit
+ * (shared with the routes) and rates with the routes' own `rateAsLearner`, answering refusals and failures itself in
+ * the study API's shape.
+ *
+ * @example
+ * const postRoutes = [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin, errorHandlerOptions })];
+ */
+export function createRatingFrontRoute(options: RatingFrontOptions): { target: RegExp; route: FrontPostRoute } {
+  const { sessions, sessionUserGuesses } = options.identity.dependencies;
+  const { database, clock, studyCallLimiter } = options;
+
+  const route: FrontPostRoute = async (request) => {
+    const pairId = request.pathMatch[1];
+    if (pairId === undefined || request.header(sessionTokenHeaderName.toLowerCase()) !== undefined) return null;
+    if (!plainJsonMediaType.test(request.header("content-type") ?? "")) return null;
+    const csrfFailure = await csrfFailureOf(
+      { origin: request.header("origin"), referer: request.header("referer"), cookieToken: request.cookie(csrfCookieName), submittedToken: () => request.header(csrfHeaderName.toLowerCase()) ?? null },
+      options.publicOrigin,
+    );
+    if (csrfFailure !== null) return null;
+    const isCorrect = isCorrectOf(request.body);
+    if (isCorrect === null) return null;
+    const token = request.cookie(sessionCookieName);
+    // The length `findByToken` accepts; an anonymous learner (whose first call sets a cookie) is the app's.
+    if (!token || token.length > 200) return null;
+    const tokenHash = hashToken(token);
+
+    // Counted for the session's last user while the session is read, as the study routes do (decision 0045).
+    const guessedUserId = sessionUserGuesses.guessByTokenHash(tokenHash);
+    const guessedCount = guessedUserId === null ? null : studyCallLimiter.registerRequest(userLearnerKey(guessedUserId));
+    guessedCount?.catch(() => {});
+    const userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
+    sessionUserGuesses.rememberByTokenHash(tokenHash, userId);
+    if (userId === null) return null;
+
+    const learner: Learner = { kind: "signed-in", key: userLearnerKey(userId), userId };
+    try {
+      const decision = await (userId === guessedUserId && guessedCount !== null ? guessedCount : studyCallLimiter.registerRequest(learner.key));
+      if (decision.status === "limited") throw tooManyStudyCalls(decision);
+      const body = await rateAsLearner(database, learner, pairId, isCorrect, clock());
+      return { status: 200, headers: answerHeaders, body: JSON.stringify(body) };
+    } catch (error) {
+      return errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
+    }
+  };
+  return { target: ratingTarget, route };
+}
+
+/** `is_correct` of a body the study routes' validator accepts as it is, or `null` for any other body. */
+function isCorrectOf(body: Buffer): boolean | null {
+  if (body[0] === utf8ByteOrderMark) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch {
+    return null;
+  }
+  const parsed = v.safeParse(ratingBodySchema, value);
+  return parsed.success ? parsed.output.is_correct : null;
+}
+
+function errorAnswer(error: ReturnType<typeof toHttpError>): FrontAnswer {
+  return { status: error.status, headers: [...answerHeaders, ...Object.entries(error.headers).flat()], body: JSON.stringify(errorBodyOf("study", error)) };
+}
