@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
@@ -8,42 +7,13 @@ import { loadConfiguration } from "../config.ts";
 import { createServer, type AtelierApp } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { createFrontedRequestListener, type FrontRoute } from "../http/node-front.ts";
+import { listenOnLoopback as listen, sendForParity } from "../testing/front-parity-requests.ts";
 
 const csrf = "abcdefghijklmnopqrstuvwxyz012345";
 const sessionPath = "/_allauth/browser/v1/auth/session";
 const configPath = "/_allauth/browser/v1/config";
 const userAgent = "front-parity-test";
-/** Headers that differ between any two answers, front or not. */
-const headersOfTheMoment = new Set(["date", "connection", "keep-alive", "x-request-id"]);
-
-type Answer = { status: number; headers: Record<string, string>; body: string };
-
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
-/** One request as a browser sends it, headers exactly as given (repeated ones too), over node:http. */
-function send(base: string, target: string, options: { method?: string; headers?: [string, string][]; body?: string } = {}): Promise<Answer & { requestId: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    // Raw headers: node:http adds neither Host nor framing to them.
-    const headers = [...(options.headers ?? []), ...(options.body === undefined || options.headers?.some(([name]) => name === "Content-Length") ? [] : [["Content-Length", String(Buffer.byteLength(options.body))]])].flat();
-    const request = http.request(`${base}${target}`, { method: options.method ?? "GET", headers: ["Host", new URL(base).host, ...headers, "User-Agent", userAgent], agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        // A new CSRF token is random in every answer that sets one.
-        const answerHeaders = Object.fromEntries(
-          Object.entries(response.headers)
-            .filter(([name]) => !headersOfTheMoment.has(name))
-            .map(([name, value]) => [name, String(value).replace(/csrftoken=[^;]+/, "csrftoken=(new)")]),
-        );
-        resolve({ status: response.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(chunks).toString("utf8"), requestId: response.headers["x-request-id"] as string | undefined });
-      });
-    });
-    request.on("error", reject);
-    request.end(options.body);
-  });
-}
+const send = (base: string, target: string, options: Parameters<typeof sendForParity>[2] = {}) => sendForParity(base, target, { ...options, userAgent });
 
 describe.each(testDatabaseEngines)("given the node front before the app, on %s", (engine) => {
   let testDatabase: TestDatabase;
