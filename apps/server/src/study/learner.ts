@@ -16,7 +16,7 @@ export function userLearnerKey(userId: string): string {
   return `user:${userId}`;
 }
 
-function signedInLearner(userId: string): Learner {
+export function signedInLearner(userId: string): Learner {
   return { kind: "signed-in", key: userLearnerKey(userId), userId };
 }
 
@@ -26,7 +26,11 @@ export function anonymousLearnerKey(cookie: string): string {
 
 /** The anonymous learner's cookie value when it is well formed; anything else is treated as absent. */
 export function readLearnerCookie(c: Context): string | null {
-  const value = getCookie(c, learnerCookieName);
+  return wellFormedLearnerCookie(getCookie(c, learnerCookieName));
+}
+
+/** A `learner_id` cookie's value when it is well formed, else `null` (as if absent). */
+export function wellFormedLearnerCookie(value: string | undefined): string | null {
   return value !== undefined && learnerCookiePattern.test(value) ? value : null;
 }
 

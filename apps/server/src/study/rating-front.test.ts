@@ -140,6 +140,27 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     expect(withCharset.answeredInFront).toBe(true);
   });
 
+  it.each([
+    ["an anonymous learner", () => `${learnerCookie}; csrftoken=${csrf}`],
+    ["an unknown session and a learner cookie", () => `sessionid=unknown; ${learnerCookie}; csrftoken=${csrf}`],
+    ["a session and a learner cookie (the session's user rates)", () => `${signedInCookies}; ${learnerCookie}`],
+  ])("should rate for %s itself, as the app does", async (_case, cookiesOf) => {
+    const both = await rateOnBoth({ headers: ratingHeaders(cookiesOf()) });
+    expect(both.answeredInFront).toBe(true);
+    expect(both.answer.status).toBe(200);
+  });
+
+  it.each([
+    ["no learner cookie", `csrftoken=${csrf}`],
+    ["a malformed learner cookie beside an unknown session", `sessionid=unknown; learner_id=short; csrftoken=${csrf}`],
+  ])("should leave a visitor with %s to the app, which gives them a new one", async (_case, cookies) => {
+    const before = answeredInFront;
+    const answer = await sendRating(frontedBase, newPairId(), { headers: ratingHeaders(cookies) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers["set-cookie"]).toMatch(/^learner_id=[A-Za-z0-9_-]{32};/);
+    expect(answeredInFront).toBe(before);
+  });
+
   it("should refuse a learner over the limit with the app's 429, counting what it left to the app once", async () => {
     // Two refused by the app (400), one sent to each server: counted there, and only there.
     expect((await rateOnBoth({ body: "{" })).answer.status).toBe(400);
@@ -164,9 +185,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     ["another Origin", () => ({ headers: [...ratingHeaders(signedInCookies).filter(([name]) => name !== "Origin"), ["Origin", "https://elsewhere.example"]] })],
     ["no CSRF header", () => ({ headers: ratingHeaders(signedInCookies).filter(([name]) => name !== "X-CSRFToken") })],
     ["a CSRF header that differs from the cookie", () => ({ headers: [...ratingHeaders(signedInCookies).filter(([name]) => name !== "X-CSRFToken"), ["X-CSRFToken", "z".repeat(32)]] })],
-    ["an anonymous learner", () => ({ headers: ratingHeaders(`${learnerCookie}; csrftoken=${csrf}`) })],
-    // With a learner cookie: the app rates as that anonymous learner, and sets no new cookie to tell the two apart.
-    ["an unknown session", () => ({ headers: ratingHeaders(`sessionid=unknown; ${learnerCookie}; csrftoken=${csrf}`) })],
+    // With a learner cookie, so that the app sets no new (random) one and the answers can be compared.
     ["an app's session token", () => ({ headers: [...ratingHeaders(`${signedInCookies}; ${learnerCookie}`), ["X-Session-Token", "not-a-session"]] })],
     ["two Cookie headers", () => ({ headers: [...ratingHeaders(signedInCookies), ["Cookie", "other=1"]] })],
     ["a query", () => ({ target: (pairId: string) => `/api/subtitle-pairs/${pairId}/rate/?again=1` })],
@@ -178,7 +197,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     expect(both.answeredInFront).toBe(false);
   });
 
-  it("should leave a rating to the app once its session has ended in another process, though it guessed that user", async () => {
+  it("should rate as the anonymous learner once the session has ended in another process, though it guessed its user", async () => {
     const signIn = await sendForParity(appOnlyBase, "/_allauth/browser/v1/auth/login", {
       method: "POST",
       headers: [["Content-Type", "application/json"], ["Origin", origin], ["X-CSRFToken", csrf], ["Cookie", `csrftoken=${csrf}`]],
@@ -192,11 +211,13 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     expect(JSON.parse((await sendRating(frontedBase, pairId, { headers: ratingHeaders(cookies) })).body)).toMatchObject({ pair: { current_box: 2 } });
     // Another process signs the session out: its row is gone, and this process is not told.
     await testDatabase.database.deleteFrom("identity_session").where("token_hash", "=", hashToken(sessionCookie?.[1] ?? "")).execute();
-    const before = answeredInFront;
     const afterSignOut = await sendRating(frontedBase, pairId, { headers: ratingHeaders(cookies) });
-    expect(answeredInFront).toBe(before);
-    // The app rates it as the anonymous learner of the cookie, for whom the card is new.
+    // Rated for the anonymous learner of the cookie, for whom the card is new: not for the user it guessed.
     expect(JSON.parse(afterSignOut.body)).toMatchObject({ pair: { current_box: 2 }, learning_state: { before: "new" } });
+    // The same through the app alone, on another card the user rated first.
+    const otherPairId = newPairId();
+    await sendRating(appOnlyBase, otherPairId);
+    expect(JSON.parse((await sendRating(appOnlyBase, otherPairId, { headers: ratingHeaders(cookies) })).body)).toMatchObject({ learning_state: { before: "new" } });
   });
 
   it("should leave a rating with a chunked body to the app", async () => {

@@ -3,11 +3,12 @@ import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { errorBodyOf, toHttpError, type ErrorHandlerOptions } from "../http/error-responses.ts";
 import type { FrontAnswer, FrontPostRoute } from "../http/node-front.ts";
+import type { RateLimitDecision } from "../rate-limit/rate-limiter.ts";
 import { csrfCookieName, csrfFailureOf, csrfHeaderName } from "../identity/csrf.ts";
 import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-request.ts";
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
-import { userLearnerKey, type Learner } from "./learner.ts";
+import { anonymousLearnerKey, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
 import { rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { ratingBodySchema } from "./study-validation.ts";
 
@@ -29,9 +30,9 @@ type RatingFrontOptions = {
 };
 
 /**
- * POST /api/subtitle-pairs/:id/rate/ for a signed-in learner, answered in the node front (decision 0048): three in
- * four requests of a study session. It answers only a request the study routes would take as it is: CSRF passed,
- * a browser session of an active account, a JSON body `{ "is_correct": boolean }`. Everything else, before anything is
+ * POST /api/subtitle-pairs/:id/rate/, answered in the node front (decision 0048): most requests of a study session.
+ * It answers only a request the study routes would take as it is: CSRF passed, a learner known without a new cookie
+ * (a browser session of an active account, or a `learner_id` cookie), a JSON body `{ "is_correct": boolean }`. Everything else, before anything is
  * written, goes to the app, which answers it as ever. Past that point it counts the call in the study calls' limit
  * (shared with the routes) and rates with the routes' own `rateAsLearner`, answering refusals and failures itself in
  * the study API's shape.
@@ -54,22 +55,29 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     if (csrfFailure !== null) return null;
     const isCorrect = isCorrectOf(request.body);
     if (isCorrect === null) return null;
+    // The study routes' learner (`resolveLearner`): the session's active user, else the anonymous learner of a
+    // well-formed `learner_id` cookie. A visitor with neither gets a new cookie from the app.
     const token = request.cookie(sessionCookieName);
-    // The length `findByToken` accepts; an anonymous learner (whose first call sets a cookie) is the app's.
-    if (!token || token.length > 200) return null;
-    const tokenHash = hashToken(token);
+    const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
+    let learner: Learner | null = learnerCookie === null ? null : { kind: "anonymous", key: anonymousLearnerKey(learnerCookie), cookie: learnerCookie };
+    let guessed: { userId: string; count: Promise<RateLimitDecision> } | null = null;
+    // A token longer than any the server issues signs nobody in (`findByToken`).
+    if (token && token.length <= 200) {
+      const tokenHash = hashToken(token);
+      // Counted for the session's last user while the session is read, as the study routes do (decision 0045).
+      const guessedUserId = sessionUserGuesses.guessByTokenHash(tokenHash);
+      if (guessedUserId !== null) {
+        guessed = { userId: guessedUserId, count: studyCallLimiter.registerRequest(userLearnerKey(guessedUserId)) };
+        guessed.count.catch(() => {});
+      }
+      const userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
+      sessionUserGuesses.rememberByTokenHash(tokenHash, userId);
+      if (userId !== null) learner = signedInLearner(userId);
+    }
+    if (learner === null) return null;
 
-    // Counted for the session's last user while the session is read, as the study routes do (decision 0045).
-    const guessedUserId = sessionUserGuesses.guessByTokenHash(tokenHash);
-    const guessedCount = guessedUserId === null ? null : studyCallLimiter.registerRequest(userLearnerKey(guessedUserId));
-    guessedCount?.catch(() => {});
-    const userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
-    sessionUserGuesses.rememberByTokenHash(tokenHash, userId);
-    if (userId === null) return null;
-
-    const learner: Learner = { kind: "signed-in", key: userLearnerKey(userId), userId };
     try {
-      const decision = await (userId === guessedUserId && guessedCount !== null ? guessedCount : studyCallLimiter.registerRequest(learner.key));
+      const decision = await (learner.kind === "signed-in" && guessed?.userId === learner.userId ? guessed.count : studyCallLimiter.registerRequest(learner.key));
       if (decision.status === "limited") throw tooManyStudyCalls(decision);
       const body = await rateAsLearner(database, learner, pairId, isCorrect, clock());
       return { status: 200, headers: answerHeaders, body: JSON.stringify(body) };
