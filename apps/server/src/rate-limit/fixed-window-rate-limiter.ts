@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { prepareQuery } from "../database/prepared-query.ts";
+import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-query.ts";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { batchPerTurn } from "../database/turn-batch.ts";
@@ -17,6 +17,9 @@ const countRequest = prepareQuery("rate-limit-window", (database, scope: string,
     .onConflict((conflict) => conflict.columns(["scope", "client_key", "window_start"]).doUpdateSet((expression) => ({ request_count: expression("rate_limit_window.request_count", "+", 1) })))
     .returning("request_count"),
 );
+
+/** Forgets the windows before the last one, of every scope (a window's count is only read while it lasts). */
+const deleteWindowsBefore = prepareQuery("rate-limit-windows-before", (database, windowStart: string) => database.deleteFrom("rate_limit_window").where("window_start", "<", windowStart));
 
 /**
  * Counts the requests of one turn of the event loop in one statement on PostgreSQL: each window's requests together
@@ -73,19 +76,38 @@ export function createFixedWindowRateLimiter(options: { database: AtelierDatabas
     if (row === undefined) throw new Error("The rate limit's upsert returned no row.");
     return Number(row.request_count);
   };
+  const windowOf = () => {
+    const now = options.clock().getTime();
+    const windowStartMilliseconds = Math.floor(now / options.limit.windowMilliseconds) * options.limit.windowMilliseconds;
+    return { now, windowStartMilliseconds, windowStart: new Date(windowStartMilliseconds).toISOString(), previousWindowStart: new Date(windowStartMilliseconds - options.limit.windowMilliseconds).toISOString() };
+  };
+  const isPruneDue = () => {
+    requestsSincePrune += 1;
+    if (requestsSincePrune < 1_000) return false;
+    requestsSincePrune = 0;
+    return true;
+  };
+  const decisionOf = (requestCount: number, window: ReturnType<typeof windowOf>): RateLimitDecision => {
+    if (requestCount <= options.limit.maximumRequests) return { status: "allowed" };
+    return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((window.windowStartMilliseconds + options.limit.windowMilliseconds - window.now) / 1_000)) };
+  };
   return {
     async registerRequest(clientKey: string): Promise<RateLimitDecision> {
-      const now = options.clock().getTime();
-      const windowStartMilliseconds = Math.floor(now / options.limit.windowMilliseconds) * options.limit.windowMilliseconds;
-      const windowStart = new Date(windowStartMilliseconds).toISOString();
-      const requestCount = await count(clientKey, windowStart);
-      requestsSincePrune += 1;
-      if (requestsSincePrune >= 1_000) {
-        requestsSincePrune = 0;
-        await options.database.deleteFrom("rate_limit_window").where("window_start", "<", new Date(windowStartMilliseconds - options.limit.windowMilliseconds).toISOString()).execute();
-      }
-      if (requestCount <= options.limit.maximumRequests) return { status: "allowed" };
-      return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((windowStartMilliseconds + options.limit.windowMilliseconds - now) / 1_000)) };
+      const window = windowOf();
+      const requestCount = await count(clientKey, window.windowStart);
+      if (isPruneDue()) await deleteWindowsBefore.execute(options.database, window.previousWindowStart);
+      return decisionOf(requestCount, window);
+    },
+    /**
+     * `registerRequest` as one step of a SQLite transaction the caller holds (`runInSharedSqliteTransaction`), so that
+     * the count and the caller's own write share one commit.
+     */
+    registerRequestWithin(transaction: HeldSqliteTransaction, clientKey: string): RateLimitDecision {
+      const window = windowOf();
+      const row = transaction.run(countRequest, options.scope, clientKey, window.windowStart).rows[0];
+      if (row === undefined) throw new Error("The rate limit's upsert returned no row.");
+      if (isPruneDue()) transaction.run(deleteWindowsBefore, window.previousWindowStart);
+      return decisionOf(Number(row.request_count), window);
     },
   };
 }

@@ -5,7 +5,7 @@ import { HttpError } from "../http/http-errors.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
 import type { RateLimitDecision } from "../rate-limit/rate-limiter.ts";
 import type { Learner } from "./learner.ts";
-import { rateCardOfLearner } from "./rating-store.ts";
+import { rateCardOfLearner, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 
 export const pairNotFoundMessage = "This flashcard pair does not exist.";
 export const anonymousLimitMessage = "You have memorized 5 cards. Please sign in to keep studying and keep your progress.";
@@ -31,22 +31,20 @@ export function tooManyStudyCalls(decision: Extract<RateLimitDecision, { status:
   return new HttpError(429, tooManyStudyCallsMessage, { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
 }
 
-/**
- * Rates a card for a learner and answers spec §7's body (POST /api/subtitle-pairs/:id/rate/), or throws the 404 of an
- * unknown pair or the 403 of an anonymous learner at the limit. The one rating of the study routes and the node front.
- *
- * @example
- * const body = await rateAsLearner(database, learner, pairId, true, clock());
- */
-export async function rateAsLearner(database: AtelierDatabase, learner: Learner, pairId: string, isCorrect: boolean, now: Date) {
-  const outcome = await rateCardOfLearner(database, {
+/** What `rateCardOfLearner` needs to rate a card for this learner. */
+export function ratingRequestOf(learner: Learner, pairId: string, isCorrect: boolean, now: Date): RatingRequest {
+  return {
     learnerKey: learner.key,
     userId: learner.kind === "signed-in" ? learner.userId : null,
     memorizedLimit: learner.kind === "anonymous" ? ANONYMOUS_MEMORIZED_CARD_LIMIT : null,
     pairId,
     isCorrect,
     now,
-  });
+  };
+}
+
+/** Spec §7's answer to a rating, or the 404 of an unknown pair or the 403 of an anonymous learner at the limit (thrown). */
+export function ratingAnswerOf(learner: Learner, outcome: RatingOutcome) {
   if (outcome.status === "not-found") throw new HttpError(404, pairNotFoundMessage);
   if (outcome.status === "limit-reached") throw new HttpError(403, anonymousLimitMessage);
   return {
@@ -56,4 +54,15 @@ export async function rateAsLearner(database: AtelierDatabase, learner: Learner,
     // Additive: the session screen moves its counts with this instead of asking for the group's stats again.
     learning_state: { before: learningStateOf(outcome.before), after: learningStateOf(outcome.saved) },
   };
+}
+
+/**
+ * Rates a card for a learner and answers spec §7's body (POST /api/subtitle-pairs/:id/rate/), or throws the 404 of an
+ * unknown pair or the 403 of an anonymous learner at the limit. The study routes' rating.
+ *
+ * @example
+ * const body = await rateAsLearner(database, learner, pairId, true, clock());
+ */
+export async function rateAsLearner(database: AtelierDatabase, learner: Learner, pairId: string, isCorrect: boolean, now: Date) {
+  return ratingAnswerOf(learner, await rateCardOfLearner(database, ratingRequestOf(learner, pairId, isCorrect, now)));
 }

@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { sqliteConnectionOf } from "../database/prepared-query.ts";
+import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { errorBodyOf, toHttpError, type ErrorHandlerOptions } from "../http/error-responses.ts";
 import type { FrontAnswer, FrontPostRoute } from "../http/node-front.ts";
 import type { RateLimitDecision } from "../rate-limit/rate-limiter.ts";
@@ -9,7 +11,8 @@ import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
 import { anonymousLearnerKey, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
-import { rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
+import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
+import { rateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 import { ratingBodySchema } from "./study-validation.ts";
 
 /** A rating's request target: a plain id (no percent-encoding, which Hono would decode) and no query. */
@@ -43,6 +46,7 @@ type RatingFrontOptions = {
 export function createRatingFrontRoute(options: RatingFrontOptions): { target: RegExp; route: FrontPostRoute } {
   const { sessions, sessionUserGuesses } = options.identity.dependencies;
   const { database, clock, studyCallLimiter } = options;
+  const onSqlite = sqliteConnectionOf(database) !== undefined;
 
   const route: FrontPostRoute = async (request) => {
     const pairId = request.pathMatch[1];
@@ -64,8 +68,9 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     // A token longer than any the server issues signs nobody in (`findByToken`).
     if (token && token.length <= 200) {
       const tokenHash = hashToken(token);
-      // Counted for the session's last user while the session is read, as the study routes do (decision 0045).
-      const guessedUserId = sessionUserGuesses.guessByTokenHash(tokenHash);
+      // On PostgreSQL counted for the session's last user while the session is read, as the study routes do (decision
+      // 0045). SQLite reads the session at once, and counts in the rating's own commit below.
+      const guessedUserId = onSqlite ? null : sessionUserGuesses.guessByTokenHash(tokenHash);
       if (guessedUserId !== null) {
         guessed = { userId: guessedUserId, count: studyCallLimiter.registerRequest(userLearnerKey(guessedUserId)) };
         guessed.count.catch(() => {});
@@ -77,15 +82,43 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     if (learner === null) return null;
 
     try {
-      const decision = await (learner.kind === "signed-in" && guessed?.userId === learner.userId ? guessed.count : studyCallLimiter.registerRequest(learner.key));
-      if (decision.status === "limited") throw tooManyStudyCalls(decision);
-      const body = await rateAsLearner(database, learner, pairId, isCorrect, clock());
-      return { status: 200, headers: answerHeaders, body: JSON.stringify(body) };
+      const rating = ratingRequestOf(learner, pairId, isCorrect, clock());
+      let outcome: RatingOutcome;
+      const countedAndRated = countAndRateInOneCommit(database, studyCallLimiter, rating);
+      if (countedAndRated !== undefined) {
+        outcome = await countedAndRated;
+      } else {
+        const decision = await (learner.kind === "signed-in" && guessed?.userId === learner.userId ? guessed.count : studyCallLimiter.registerRequest(learner.key));
+        if (decision.status === "limited") throw tooManyStudyCalls(decision);
+        outcome = await rateCardOfLearner(database, rating);
+      }
+      return { status: 200, headers: answerHeaders, body: JSON.stringify(ratingAnswerOf(learner, outcome)) };
     } catch (error) {
       return errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
     }
   };
   return { target: ratingTarget, route };
+}
+
+/**
+ * On SQLite, the call's count and the rating in one step of the turn's shared commit (the study routes wait for two):
+ * a rating over the limit is refused without a write, and one that fails keeps its count, as the routes' would.
+ * `undefined` on PostgreSQL.
+ */
+function countAndRateInOneCommit(database: AtelierDatabase, limiter: StudyCallLimiter, rating: RatingRequest): Promise<RatingOutcome> | undefined {
+  const shared = runInSharedSqliteTransaction(database, (transaction) => {
+    const decision = limiter.registerRequestWithin(transaction, rating.learnerKey);
+    if (decision.status === "limited") return { refused: tooManyStudyCalls(decision) };
+    try {
+      return { outcome: rateCardWithin(transaction, rating) };
+    } catch (error) {
+      return { refused: error };
+    }
+  });
+  return shared?.then((result) => {
+    if ("refused" in result) throw result.refused;
+    return result.outcome;
+  });
 }
 
 /** `is_correct` of a body the study routes' validator accepts as it is, or `null` for any other body. */

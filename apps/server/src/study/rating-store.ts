@@ -4,7 +4,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import type pg from "pg";
 import { executeInOneRoundTrip, type LiteralValue, type SessionPreparedStatement } from "../database/postgres-one-round-trip.ts";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
-import { prepareQuery } from "../database/prepared-query.ts";
+import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-query.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { batchPerTurn, FailedCall } from "../database/turn-batch.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
@@ -101,11 +101,7 @@ function writeValuesOf(request: RatingRequest, outcome: Extract<RatingOutcome, {
  * turn of the event loop (nothing else runs meanwhile, so no lock is needed).
  */
 async function rateInTransaction(database: Executor, request: RatingRequest): Promise<RatingOutcome> {
-  const shared = runInSharedSqliteTransaction(database, (transaction) => {
-    const outcome = rateTarget(transaction.run(readRatingTargetQuery, request.learnerKey, request.pairId).rows[0], request);
-    if (outcome.status === "rated") transaction.run(writeProgressQuery, ...writeValuesOf(request, outcome));
-    return outcome;
-  });
+  const shared = runInSharedSqliteTransaction(database, (transaction) => rateCardWithin(transaction, request));
   if (shared !== undefined) return shared;
   return database.transaction().execute(async (transaction) => {
     await lockForTheRestOfTransaction(transaction, progressLockKey(request.learnerKey));
@@ -113,6 +109,21 @@ async function rateInTransaction(database: Executor, request: RatingRequest): Pr
     if (outcome.status === "rated") await writeProgressQuery.execute(transaction, ...writeValuesOf(request, outcome));
     return outcome;
   });
+}
+
+/**
+ * A rating as one step of a SQLite transaction the caller holds (`runInSharedSqliteTransaction`): the read, the
+ * rating and the write, synchronously. For a caller that writes something else in the same commit (the node front's
+ * rating counts the call in the rate limit there).
+ *
+ * @example
+ * const outcome = await runInSharedSqliteTransaction(database, (transaction) => rateCardWithin(transaction, request));
+ */
+export function rateCardWithin(transaction: HeldSqliteTransaction, request: RatingRequest): RatingOutcome {
+  if (!isPossibleId(request.pairId)) return { status: "not-found" };
+  const outcome = rateTarget(transaction.run(readRatingTargetQuery, request.learnerKey, request.pairId).rows[0], request);
+  if (outcome.status === "rated") transaction.run(writeProgressQuery, ...writeValuesOf(request, outcome));
+  return outcome;
 }
 
 /** The learner's memorized count after a rating: under the lock nothing else changed it, so it moves with this card alone. */
