@@ -1,13 +1,8 @@
-import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfiguration } from "../config.ts";
 import { createServer, type AtelierApp } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { createFrontedRequestListener, type FrontRoute } from "../http/node-front.ts";
-import { listenOnLoopback as listen, sendForParity } from "../testing/front-parity-requests.ts";
+import type { FrontRoute } from "../http/node-front.ts";
+import { parityTestConfiguration, sendForParity, serveWithAndWithoutFront } from "../testing/front-parity-requests.ts";
 
 const csrf = "abcdefghijklmnopqrstuvwxyz012345";
 const sessionPath = "/_allauth/browser/v1/auth/session";
@@ -18,8 +13,7 @@ const send = (base: string, target: string, options: Parameters<typeof sendForPa
 describe.each(testDatabaseEngines)("given the node front before the app, on %s", (engine) => {
   let testDatabase: TestDatabase;
   let app: AtelierApp;
-  let appOnly: http.Server;
-  let fronted: http.Server;
+  let servers: Awaited<ReturnType<typeof serveWithAndWithoutFront>>;
   let appOnlyBase: string;
   let frontedBase: string;
   const now = { value: new Date("2026-03-02T09:00:00Z") };
@@ -30,12 +24,7 @@ describe.each(testDatabaseEngines)("given the node front before the app, on %s",
 
   beforeAll(async () => {
     testDatabase = await openTestDatabase(engine);
-    const configuration = loadConfiguration({
-      NODE_ENV: "test",
-      DATA_DIR: os.tmpdir(),
-      ACCOUNT_EMAIL_VERIFICATION: "none",
-      WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
-    });
+    const configuration = parityTestConfiguration();
     app = createServer({ configuration, database: testDatabase.database, clock: () => now.value });
     const observedRoutes = new Map<string, FrontRoute>(
       [...app.nodeFront.routes].map(([target, route]) => [
@@ -47,10 +36,8 @@ describe.each(testDatabaseEngines)("given the node front before the app, on %s",
         },
       ]),
     );
-    const appListener = getRequestListener(app.fetch);
-    appOnly = http.createServer(appListener);
-    fronted = http.createServer(createFrontedRequestListener({ ...app.nodeFront, routes: observedRoutes }, appListener));
-    [appOnlyBase, frontedBase] = await Promise.all([listen(appOnly), listen(fronted)]);
+    servers = await serveWithAndWithoutFront(app, { ...app.nodeFront, routes: observedRoutes });
+    ({ appOnlyBase, frontedBase } = servers);
 
     const origin = configuration.publicOrigin;
     const post = (target: string, body: unknown, cookies = `csrftoken=${csrf}`) =>
@@ -65,10 +52,7 @@ describe.each(testDatabaseEngines)("given the node front before the app, on %s",
   }, 60_000);
 
   afterAll(async () => {
-    for (const server of [appOnly, fronted]) {
-      server.close();
-      server.closeAllConnections();
-    }
+    servers.close();
     await testDatabase.destroy();
   });
 

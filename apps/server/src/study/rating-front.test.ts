@@ -1,13 +1,8 @@
-import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { getRequestListener } from "@hono/node-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfiguration } from "../config.ts";
 import { createServer, type AtelierApp } from "../create-server.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { createFrontedRequestListener, type FrontPostRoute } from "../http/node-front.ts";
-import { listenOnLoopback, sendForParity } from "../testing/front-parity-requests.ts";
+import type { FrontPostRoute } from "../http/node-front.ts";
+import { parityTestConfiguration, sendForParity, serveWithAndWithoutFront } from "../testing/front-parity-requests.ts";
 import { hashToken } from "../identity/secrets.ts";
 import { insertGroupWithPairs } from "./study-store.ts";
 
@@ -19,8 +14,7 @@ const studyCallsPerMinute = 6;
 describe.each(testDatabaseEngines)("given the node front's rating before the app, on %s", (engine) => {
   let testDatabase: TestDatabase;
   let app: AtelierApp;
-  let appOnly: http.Server;
-  let fronted: http.Server;
+  let servers: Awaited<ReturnType<typeof serveWithAndWithoutFront>>;
   let appOnlyBase: string;
   let frontedBase: string;
   let origin: string;
@@ -33,13 +27,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
 
   beforeAll(async () => {
     testDatabase = await openTestDatabase(engine);
-    const configuration = loadConfiguration({
-      NODE_ENV: "test",
-      DATA_DIR: os.tmpdir(),
-      ACCOUNT_EMAIL_VERIFICATION: "none",
-      WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
-      STUDY_RATE_LIMIT: `${studyCallsPerMinute}/1m`,
-    });
+    const configuration = parityTestConfiguration({ STUDY_RATE_LIMIT: `${studyCallsPerMinute}/1m` });
     origin = configuration.publicOrigin;
     app = createServer({ configuration, database: testDatabase.database, clock: () => now.value });
     const observedPostRoutes = app.nodeFront.postRoutes.map(({ target, route }) => ({
@@ -50,10 +38,8 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
         return answer;
       }) satisfies FrontPostRoute,
     }));
-    const appListener = getRequestListener(app.fetch);
-    appOnly = http.createServer(appListener);
-    fronted = http.createServer(createFrontedRequestListener({ ...app.nodeFront, postRoutes: observedPostRoutes }, appListener));
-    [appOnlyBase, frontedBase] = await Promise.all([listenOnLoopback(appOnly), listenOnLoopback(fronted)]);
+    servers = await serveWithAndWithoutFront(app, { ...app.nodeFront, postRoutes: observedPostRoutes });
+    ({ appOnlyBase, frontedBase } = servers);
 
     const signup = await sendForParity(appOnlyBase, "/_allauth/browser/v1/auth/signup", {
       method: "POST",
@@ -71,10 +57,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
   }, 60_000);
 
   afterAll(async () => {
-    for (const server of [appOnly, fronted]) {
-      server.close();
-      server.closeAllConnections();
-    }
+    servers.close();
     await testDatabase.destroy();
   });
 

@@ -1,5 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { loadConfiguration } from "../config.ts";
+import { getRequestListener } from "@hono/node-server";
+import type { AtelierApp } from "../create-server.ts";
+import { createFrontedRequestListener, type NodeFront } from "../http/node-front.ts";
 
 /** Headers that differ between any two answers, from the node front or from the app. */
 const headersOfTheMoment = new Set(["date", "connection", "keep-alive", "x-request-id"]);
@@ -7,7 +13,7 @@ const headersOfTheMoment = new Set(["date", "connection", "keep-alive", "x-reque
 export type ParityAnswer = { status: number; headers: Record<string, string>; body: string };
 
 /** Listens on a free port of 127.0.0.1 and answers the server's base URL. */
-export function listenOnLoopback(server: http.Server): Promise<string> {
+function listenOnLoopback(server: http.Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
@@ -39,5 +45,40 @@ export function sendForParity(
     });
     request.on("error", reject);
     request.end(options.body);
+  });
+}
+
+/**
+ * The app served twice on loopback: alone (Hono's listener), and with `front` before it. `close()` ends both with their
+ * connections.
+ *
+ * @example
+ * const servers = await serveWithAndWithoutFront(app, { ...app.nodeFront, routes: observedRoutes });
+ */
+export async function serveWithAndWithoutFront(app: AtelierApp, front: NodeFront): Promise<{ appOnlyBase: string; frontedBase: string; close: () => void }> {
+  const appListener = getRequestListener(app.fetch);
+  const appOnly = http.createServer(appListener);
+  const fronted = http.createServer(createFrontedRequestListener(front, appListener));
+  const [appOnlyBase, frontedBase] = await Promise.all([listenOnLoopback(appOnly), listenOnLoopback(fronted)]);
+  return {
+    appOnlyBase,
+    frontedBase,
+    close: () => {
+      for (const server of [appOnly, fronted]) {
+        server.close();
+        server.closeAllConnections();
+      }
+    },
+  };
+}
+
+/** The configuration of a parity test's app: a test server with e-mail verification off, no web build, and `environment`. */
+export function parityTestConfiguration(environment: Record<string, string> = {}) {
+  return loadConfiguration({
+    NODE_ENV: "test",
+    DATA_DIR: os.tmpdir(),
+    ACCOUNT_EMAIL_VERIFICATION: "none",
+    WEB_BUILD_DIR: path.join(os.tmpdir(), "atelier-no-web-build"),
+    ...environment,
   });
 }
