@@ -76,7 +76,7 @@ export function createFrontedRequestListener(front: NodeFront, appListener: Requ
       appListener(incoming, outgoing);
       return;
     }
-    void answerInFront(front, securityHeaders, (request) => route(request), incoming, outgoing, appListener);
+    void answerInFront(front, securityHeaders, route, incoming, outgoing, appListener);
   };
 }
 

@@ -4,6 +4,7 @@ import { openTestDatabase, testDatabaseEngines, testPostgresUrl, type TestDataba
 import { createIdentityRateLimits } from "../identity/rate-limits.ts";
 import { createFixedWindowRateLimiter } from "./fixed-window-rate-limiter.ts";
 import { createRateLimiter } from "./rate-limiter.ts";
+import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 
 let testDatabase: TestDatabase;
 const now = new Date("2026-03-01T10:00:00.000Z");
@@ -33,6 +34,23 @@ describe.each(testDatabaseEngines)("given simultaneous requests against the limi
     expect((await limiter.registerRequest("learner-2")).status).toBe("allowed");
     clockNow = new Date("2026-03-01T10:01:00.000Z");
     expect((await limiter.registerRequest("learner-1")).status).toBe("allowed");
+  });
+
+  it("should forget the windows before the last one at every thousandth request, counted alone or in a shared commit", async () => {
+    let clockNow = new Date("2026-03-01T10:00:30.000Z");
+    const database = testDatabase.database;
+    const limiter = createFixedWindowRateLimiter({ database, scope: "busy", limit: { maximumRequests: 5_000, windowMilliseconds: 60_000 }, clock: () => clockNow });
+    const windowsOf = async () => (await database.selectFrom("rate_limit_window").select(["client_key", "window_start"]).orderBy("window_start").execute()).map((row) => `${row.client_key} ${row.window_start}`);
+    // One count in the shared commit where there is one (SQLite), alone elsewhere: the two ways share one prune counter.
+    const countOnce = (clientKey: string) => runInSharedSqliteTransaction(database, (transaction) => limiter.registerRequestWithin(transaction, clientKey)) ?? limiter.registerRequest(clientKey);
+    await countOnce("early");
+    clockNow = new Date("2026-03-01T10:01:30.000Z");
+    await limiter.registerRequest("last");
+    clockNow = new Date("2026-03-01T10:02:30.000Z");
+    await Promise.all(Array.from({ length: 997 }, () => limiter.registerRequest("now")));
+    expect(await windowsOf()).toEqual(["early 2026-03-01T10:00:00.000Z", "last 2026-03-01T10:01:00.000Z", "now 2026-03-01T10:02:00.000Z"]);
+    await countOnce("now");
+    expect(await windowsOf()).toEqual(["last 2026-03-01T10:01:00.000Z", "now 2026-03-01T10:02:00.000Z"]);
   });
 
   it("should count allauth's failed sign-ins exactly when ten wrong passwords arrive at once", async () => {
