@@ -127,15 +127,23 @@ async function main(): Promise<void> {
       closeEverythingElse("Stopped");
       return;
     }
-    timers.closeWhenSafe = setInterval(() => {
-      if (lifecycle.requestsInProgress > 0) return;
+    const isSafeToClose = () => {
+      if (lifecycle.requestsInProgress > 0) return false;
       const now = performance.now();
       const sinceDrainingAnswer = lifecycle.lastDrainingAnswerAt === null ? null : now - lifecycle.lastDrainingAnswerAt;
       const proxyStaysAway = sinceDrainingAnswer !== null && sinceDrainingAnswer >= closeAfterDrainingAnswerMilliseconds.earliest && sinceDrainingAnswer <= closeAfterDrainingAnswerMilliseconds.latest;
       const quiet = now - Math.max(startedAt, lifecycle.lastRequestWhileDrainingAt ?? 0) >= quietBeforeClosingMilliseconds;
-      if (!proxyStaysAway && !quiet) return;
-      closePort();
-      closeEverythingElse("Drained");
+      return proxyStaysAway || quiet;
+    };
+    timers.closeWhenSafe = setInterval(() => {
+      if (!isSafeToClose()) return;
+      // Timers run before the event loop reads its sockets: a request the proxy sent before it left this process alone
+      // may be waiting there unread, and closing now would fail it (a 502 for a POST). Decided again after that read.
+      setImmediate(() => {
+        if (isClosingEverythingElse || !isSafeToClose()) return;
+        closePort();
+        closeEverythingElse("Drained");
+      });
     }, 25);
     // A request still running at the deadline is cut off: the process must end for the service manager.
     const deadline = setTimeout(() => {
