@@ -35,10 +35,10 @@ type RatingFrontOptions = {
 /**
  * POST /api/subtitle-pairs/:id/rate/, answered in the node front (decision 0048): most requests of a study session.
  * It answers only a request the study routes would take as it is: CSRF passed, a learner known without a new cookie
- * (a browser session of an active account, or a `learner_id` cookie), a JSON body `{ "is_correct": boolean }`. Everything else, before anything is
- * written, goes to the app, which answers it as ever. Past that point it counts the call in the study calls' limit
- * (shared with the routes) and rates with the routes' own `rateAsLearner`, answering refusals and failures itself in
- * the study API's shape.
+ * (a browser session of an active account, or a `learner_id` cookie), a JSON body `{ "is_correct": boolean }`.
+ * Everything else goes to the app before anything is written, and the app answers it as ever. Past that point the
+ * route counts the call in the study calls' limit (shared with the routes) and rates as the routes do
+ * (`ratingRequestOf`, `ratingAnswerOf`), answering refusals and failures itself in the study API's shape.
  *
  * @example
  * const postRoutes = [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin, errorHandlerOptions })];
