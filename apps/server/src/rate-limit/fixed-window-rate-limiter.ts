@@ -69,10 +69,9 @@ export function createFixedWindowRateLimiter(options: { database: AtelierDatabas
   // Every unsafe study call passes here: on PostgreSQL one statement a turn of the event loop (`batchPerTurn`), on
   // SQLite in the transaction shared with the other writes of the turn (decision 0036).
   const countOnPostgres = pool === undefined ? undefined : batchPerTurn((requests: readonly WindowRequest[]) => countRequestsOnPostgres(pool, options.scope, requests), { maximumBatchSize: 200 });
-  const count = async (clientKey: string, windowStart: string): Promise<number> => {
-    if (countOnPostgres !== undefined) return countOnPostgres({ clientKey, windowStart });
-    const counted = runInSharedSqliteTransaction(options.database, (transaction) => transaction.run(countRequest, options.scope, clientKey, windowStart)) ?? countRequest.execute(options.database, options.scope, clientKey, windowStart);
-    const row = (await counted).rows[0];
+  /** The window's new count, from the upsert's one row. */
+  const countOf = (rows: readonly { request_count: number | string }[]): number => {
+    const row = rows[0];
     if (row === undefined) throw new Error("The rate limit's upsert returned no row.");
     return Number(row.request_count);
   };
@@ -91,23 +90,25 @@ export function createFixedWindowRateLimiter(options: { database: AtelierDatabas
     if (requestCount <= options.limit.maximumRequests) return { status: "allowed" };
     return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((window.windowStartMilliseconds + options.limit.windowMilliseconds - window.now) / 1_000)) };
   };
+  const registerRequestWithin = (transaction: HeldSqliteTransaction, clientKey: string): RateLimitDecision => {
+    const window = windowOf();
+    const requestCount = countOf(transaction.run(countRequest, options.scope, clientKey, window.windowStart).rows);
+    if (isPruneDue()) transaction.run(deleteWindowsBefore, window.previousWindowStart);
+    return decisionOf(requestCount, window);
+  };
   return {
     async registerRequest(clientKey: string): Promise<RateLimitDecision> {
+      const shared = runInSharedSqliteTransaction(options.database, (transaction) => registerRequestWithin(transaction, clientKey));
+      if (shared !== undefined) return shared;
       const window = windowOf();
-      const requestCount = await count(clientKey, window.windowStart);
+      const requestCount = countOnPostgres !== undefined ? await countOnPostgres({ clientKey, windowStart: window.windowStart }) : countOf((await countRequest.execute(options.database, options.scope, clientKey, window.windowStart)).rows);
       if (isPruneDue()) await deleteWindowsBefore.execute(options.database, window.previousWindowStart);
       return decisionOf(requestCount, window);
     },
     /**
      * `registerRequest` as one step of a SQLite transaction the caller holds (`runInSharedSqliteTransaction`), so that
-     * the count and the caller's own write share one commit.
+     * the count and the caller's own write share one commit. `registerRequest` itself runs it on SQLite.
      */
-    registerRequestWithin(transaction: HeldSqliteTransaction, clientKey: string): RateLimitDecision {
-      const window = windowOf();
-      const row = transaction.run(countRequest, options.scope, clientKey, window.windowStart).rows[0];
-      if (row === undefined) throw new Error("The rate limit's upsert returned no row.");
-      if (isPruneDue()) transaction.run(deleteWindowsBefore, window.previousWindowStart);
-      return decisionOf(Number(row.request_count), window);
-    },
+    registerRequestWithin,
   };
 }
