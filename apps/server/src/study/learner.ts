@@ -20,6 +20,10 @@ export function signedInLearner(userId: string): Learner {
   return { kind: "signed-in", key: userLearnerKey(userId), userId };
 }
 
+export function anonymousLearner(cookie: string): Learner {
+  return { kind: "anonymous", key: anonymousLearnerKey(cookie), cookie };
+}
+
 export function anonymousLearnerKey(cookie: string): string {
   return `anonymous:${cookie}`;
 }
@@ -48,7 +52,7 @@ export async function resolveLearner(c: Context, secureCookies: boolean): Promis
     cookie = randomBytes(24).toString("base64url");
     setCookie(c, learnerCookieName, cookie, { path: "/", httpOnly: true, sameSite: "Lax", secure: secureCookies, maxAge: learnerCookieMaximumAgeSeconds });
   }
-  return { kind: "anonymous", key: anonymousLearnerKey(cookie), cookie };
+  return anonymousLearner(cookie);
 }
 
 /**

@@ -10,7 +10,7 @@ import { csrfCookieName, csrfFailureOf, csrfHeaderName } from "../identity/csrf.
 import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-request.ts";
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
-import { anonymousLearnerKey, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
+import { anonymousLearner, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
 import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { rateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 import { ratingBodySchema } from "./study-validation.ts";
@@ -63,7 +63,7 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     // well-formed `learner_id` cookie. A visitor with neither gets a new cookie from the app.
     const token = request.cookie(sessionCookieName);
     const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
-    let learner: Learner | null = learnerCookie === null ? null : { kind: "anonymous", key: anonymousLearnerKey(learnerCookie), cookie: learnerCookie };
+    let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie);
     let guessed: { userId: string; count: Promise<RateLimitDecision> } | null = null;
     // A token longer than any the server issues signs nobody in (`findByToken`).
     if (token && token.length <= 200) {
