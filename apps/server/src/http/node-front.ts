@@ -3,6 +3,7 @@ import { parse as parseCookies } from "hono/utils/cookie";
 import type pino from "pino";
 import { logAnswer, requestIdOf } from "../logging/logger.ts";
 import type { ServerLifecycle } from "../operations/index.ts";
+import { arrivalTimeOf } from "./turn-admission.ts";
 
 /** What a front route sees of a request: its cookies, its headers and its socket, nothing of Hono's. */
 export type FrontRequest = {
@@ -111,7 +112,7 @@ function readWholeBody(incoming: IncomingMessage): Promise<Buffer> {
 }
 
 async function answerInFront(front: NodeFront, securityHeaders: readonly string[], route: FrontRoute, incoming: IncomingMessage, outgoing: ServerResponse, appListener: RequestListener): Promise<void> {
-  const startedAt = performance.now();
+  const startedAt = arrivalTimeOf(incoming) ?? performance.now();
   const path = incoming.url ?? "";
   const method = incoming.method ?? "GET";
   let cookies: Record<string, string> | undefined;

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import pino from "pino";
+import { arrivalTimeOf } from "../http/turn-admission.ts";
 
 const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 
@@ -85,7 +87,7 @@ export function createRequestLogMiddleware(options: { logger?: pino.Logger } = {
     const requestId = requestIdOf(c.req.header("X-Request-Id"));
     c.set("requestId", requestId);
     c.header("X-Request-Id", requestId);
-    const startedAt = performance.now();
+    const startedAt = arrivalTimeOf((c.env as { incoming?: IncomingMessage } | undefined)?.incoming) ?? performance.now();
     await requestContext.run({ requestId }, async () => {
       await next();
       logAnswer(log, { method: c.req.method, path: c.req.path, status: c.res.status, startedAt });
