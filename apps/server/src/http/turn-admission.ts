@@ -36,7 +36,6 @@ export function admitRequestsInTurns(listener: RequestListener, options: { lifec
   const { lifecycle } = options;
   let queue: Array<[IncomingMessage, ServerResponse]> = [];
   let next = 0;
-  let turnScheduled = false;
 
   function startOldest(): void {
     const batch = queue.slice(next, next + requestsPerTurn);
@@ -44,7 +43,6 @@ export function admitRequestsInTurns(listener: RequestListener, options: { lifec
     if (next === queue.length) {
       queue = [];
       next = 0;
-      turnScheduled = false;
     } else {
       if (next >= 1024) {
         // A queue that never empties under steady load lets go of what it started.
@@ -62,8 +60,7 @@ export function admitRequestsInTurns(listener: RequestListener, options: { lifec
     arrivals.set(incoming, performance.now());
     queue.push([incoming, outgoing]);
     lifecycle.requestsInProgress += 1;
-    if (turnScheduled) return;
-    turnScheduled = true;
-    setImmediate(startOldest);
+    // The queue empties only when a turn starts its last request: a queue of one has no turn coming.
+    if (queue.length === 1) setImmediate(startOldest);
   };
 }
