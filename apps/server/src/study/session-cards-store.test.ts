@@ -1,6 +1,7 @@
 import { currentBoxOf, describeSessionSelection, indexProgressByPairId, selectSessionCards, type BoxNumber, type CardProgress, type SessionConfig } from "@atelier/leitner";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { countSessionCardsInDatabase, selectSessionCardsInDatabase, type SessionCard } from "./session-cards-store.ts";
 
@@ -175,6 +176,33 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
       .execute();
     const chosen = await selectSessionCardsInDatabase(database, learnerKey, "due-group", describeSessionSelection({ mode: "test", range: "reviewing" }, now));
     expect(chosen.map((card) => card.id)).toEqual(["due-now", "due-later"]);
+  });
+
+  // Decision 0050: the first step and the rest in one statement, read in the window's round trip.
+  it("should read a short film's test session, new cards first and then the rest, in one round trip with the window on PostgreSQL", async () => {
+    const { database } = testDatabase;
+    const pool = postgresPoolOf(database);
+    const generatedPairs: GeneratedPair[] = Array.from({ length: 6 }, (_, index) => ({
+      gapBefore: 1,
+      hidden: false,
+      // The first four were answered right a day ago and are due tomorrow; the last two are new.
+      record: index < 4 ? { box: 2, reviewCount: 1, studied: true, dueAt: new Date(startOfToday + dayMilliseconds).toISOString() } : null,
+      otherLearnerRecord: null,
+    }));
+    const { groupId, pairs } = await storeGroup(generatedPairs);
+    const config: SessionConfig = { mode: "test", range: "all", cardCount: 5 };
+    let checkouts = 0;
+    const countCheckout = () => (checkouts += 1);
+    pool?.on("acquire", countCheckout);
+    try {
+      const chosen = await selectSessionCardsInDatabase(database, learnerKey, groupId, describeSessionSelection(config, now));
+      expect(chosen.map((card) => card.id)).toEqual([4, 5, 0, 1, 2].map((index) => `${groupId}-pair-${index}`));
+      expect(chosen).toEqual(expectedCards(pairs, config));
+    } finally {
+      pool?.off("acquire", countCheckout);
+    }
+    // SQLite reads in this process, with no pool.
+    expect(checkouts).toBe(engine === "postgresql" ? 1 : 0);
   });
 
   it("should answer no cards for a group without pairs, whatever the window", async () => {

@@ -206,7 +206,7 @@ function candidateFilter(shape: CandidatesShape, dueAtOrBefore: string) {
 }
 
 type SortKeys = { position: number; urgency: number; box: number };
-type CardRow = { id: string; english: string; swedish: string; confidence: number; box: number } & NeighbourColumns;
+type CardRow = { id: string; english: string; swedish: string; confidence: number; box: number; urgency: number; position: number } & NeighbourColumns;
 
 function toSessionCard(row: CardRow): SessionCard {
   return {
@@ -249,6 +249,8 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
       "card.swedish",
       "card.confidence",
       "card.box",
+      "card.urgency",
+      "card.position",
       "before.english as before_english",
       "before.swedish as before_swedish",
       "after.english as after_english",
@@ -287,6 +289,38 @@ const firstSliceOfPositionsOnPostgres = 512;
 
 /** Below every position a pair can have: a walk over the whole group may begin here without knowing where it starts. */
 const belowEveryPosition = -2_147_483_648;
+/** Above every position a pair can have. */
+const aboveEveryPosition = 2_147_483_647;
+
+/** A test session's cards of the first step (box 1, needing practice now) and of the rest, apart. */
+type FirstStepAndRest = { first: SessionCard[]; rest: SessionCard[] };
+
+// A card of the first step needs practice now in box 1; no card of the rest does (the rest is its complement).
+const isOfTheFirstStep = (row: CardRow) => Number(row.urgency) === 0 && Number(row.box) === FIRST_BOX;
+
+/**
+ * On PostgreSQL, a test session's first step over the first slice of the group and, in the same statement, its rest
+ * over the whole group (decision 0050). The rest is read only when the step found fewer than `limit` cards and no
+ * studied pair lies beyond the slice: only then are its cards the session's. PostgreSQL checks both before it reads the
+ * rest (a one-time filter on the union's second branch), so a session its first step fills reads no more than the step.
+ * `rest` is empty when the rest was not read, or when it holds no card.
+ */
+async function selectFirstStepAndRest(database: Executor, scope: Scope, firstStep: Omit<CandidatesShape, "limited">, rest: Omit<CandidatesShape, "limited">, sliceEnd: number, dueAtOrBefore: string, limit: number): Promise<FirstStepAndRest> {
+  const rows = await runShape(
+    database,
+    `first step and rest ${JSON.stringify([firstStep, rest])}`,
+    (built, learnerKeyValue: string, groupIdValue: string, fromValue: number, sliceEndValue: number, toValue: number, dueAtOrBeforeValue: string, limitValue: number) => {
+      const firstStepCards = orderedCardsQuery(built, { ...firstStep, limited: true }, learnerKeyValue, groupIdValue, fromValue, sliceEndValue, fromValue, sliceEndValue, dueAtOrBeforeValue, limitValue);
+      const restCards = orderedCardsQuery(built, { ...rest, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
+      const studiedPairBeyondSlice = studiedPairsOf(built, learnerKeyValue, groupIdValue).where("p.position", ">", sliceEndValue);
+      // The first step's cards sort before the rest's in (urgency, box): the order of the two steps in one.
+      const query = sql<CardRow>`select * from (with first_step as materialized (${firstStepCards}) select * from first_step union all select * from (${restCards}) as rest where (select count(*) from first_step) < ${limitValue} and not exists (${studiedPairBeyondSlice})) as cards order by urgency, box, position`;
+      return { compile: () => query.compile(built) };
+    },
+    [scope.learnerKey, scope.groupId, belowEveryPosition, sliceEnd, aboveEveryPosition, dueAtOrBefore, limit],
+  );
+  return { first: rows.filter(isOfTheFirstStep).map(toSessionCard), rest: rows.filter((row) => !isOfTheFirstStep(row)).map(toSessionCard) };
+}
 
 /**
  * On SQLite, a test session over a window of fewer positions than this is chosen by one statement rather than in two
@@ -359,12 +393,19 @@ export async function selectSessionCardsInDatabase(
   // in this process, where the statements cost what they read and a short window takes one statement instead.
   const walksTheWholeGroup = selection.window.startIndex === 1 && selection.window.endIndex === null;
   const earlyScope: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: firstSlice };
-  const [scope, earlyCards] = await Promise.all([
+  const restShape = { drivenBy: "records", context, learningStates, filter: drivenBy === "pairs" ? "not-first-box-now" : "in-range", order: byUrgency } as const;
+  const readEarly = async (shape: typeof walkedShape, limit: number): Promise<FirstStepAndRest> =>
+    shape?.filter === "first-box-now"
+      ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit)
+      : { first: shape === null ? [] : await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [] };
+  const [scope, early] = await Promise.all([
     windowScope(database, learnerKey, groupId, selection.window),
-    !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? selectInOrder(database, earlyScope, walkedShape, belowEveryPosition, firstSlice, dueAtOrBefore, selection.limit) : null,
+    !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? readEarly(walkedShape, selection.limit) : null,
   ]);
   if (scope === null || selection.limit === 0) return [];
-  const walkStart: WalkStart = earlyCards === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: earlyCards, from: firstSlice + 1, span: firstSlice * 4 };
+  // The rest was read with the first step only when no studied pair lies beyond the first slice: the session is complete.
+  if (early !== null && early.rest.length > 0 && scope.lastPosition <= firstSlice) return [...early.first, ...early.rest].slice(0, selection.limit ?? undefined);
+  const walkStart: WalkStart = early === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: early.first, from: firstSlice + 1, span: firstSlice * 4 };
 
   const inPositionOrder = async (filter: CandidateFilter, limit: number | null) => {
     const shape = { drivenBy, context, learningStates, filter, order: ["position"] } as const;
@@ -383,7 +424,7 @@ export async function selectSessionCardsInDatabase(
       const rest = await selectInOrder(
         database,
         scope,
-        { drivenBy: "records", context, learningStates, filter: drivenBy === "pairs" ? "not-first-box-now" : "in-range", order: byUrgency },
+        restShape,
         scope.firstPosition,
         scope.lastPosition,
         dueAtOrBefore,
