@@ -36,6 +36,15 @@ describe.each(testDatabaseEngines)("given simultaneous requests against the limi
     expect((await limiter.registerRequest("learner-1")).status).toBe("allowed");
   });
 
+  it("should count each client apart in one turn, whatever its key holds (quotes, backslashes, SQL, letters beyond ASCII)", async () => {
+    const limiter = createFixedWindowRateLimiter({ database: testDatabase.database, scope: "odd-keys", limit: { maximumRequests: 2, windowMilliseconds: 60_000 }, clock });
+    const keys = ["it's", "back\\slash", "'); drop table rate_limit_window; --", "Åsa Ørsted", "$1 $2::text[]"];
+    const decisions = await Promise.all(keys.flatMap((key) => [key, key, key].map((sameKey) => limiter.registerRequest(sameKey))));
+    expect(decisions.map((decision) => decision.status)).toEqual(keys.flatMap(() => ["allowed", "allowed", "limited"]));
+    const rows = await testDatabase.database.selectFrom("rate_limit_window").select(["client_key", "request_count"]).where("scope", "=", "odd-keys").execute();
+    expect(new Map(rows.map((row) => [row.client_key, Number(row.request_count)]))).toEqual(new Map(keys.map((key) => [key, 3])));
+  });
+
   it("should forget the windows before the last one at every thousandth request, counted alone or in a shared commit", async () => {
     let clockNow = new Date("2026-03-01T10:00:30.000Z");
     const database = testDatabase.database;
