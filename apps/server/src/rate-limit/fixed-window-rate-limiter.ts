@@ -4,7 +4,6 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-query.ts";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
-import { isLiteralValue, onConnectionWithPrepared, toLiteral, type LiteralValue, type SessionPreparedStatement } from "../database/postgres-one-round-trip.ts";
 import { batchPerTurn } from "../database/turn-batch.ts";
 import type { RateLimitDecision } from "./rate-limiter.ts";
 
@@ -22,32 +21,6 @@ const countRequest = prepareQuery("rate-limit-window", (database, scope: string,
 /** Forgets the windows before the last one, of every scope (a window's count is only read while it lasts). */
 const deleteWindowsBefore = prepareQuery("rate-limit-windows-before", (database, windowStart: string) => database.deleteFrom("rate_limit_window").where("window_start", "<", windowStart));
 
-type CountedWindow = { client_key: string; window_start: string; request_count: number | string };
-
-const countWindows: SessionPreparedStatement = {
-  name: "atelier_rate_limit_windows",
-  parameterTypes: ["text", "text[]", "text[]", "integer[]"],
-  sql: `INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
-      SELECT $1, client_key, window_start, request_count FROM unnest($2::text[], $3::text[], $4::integer[]) AS counted (client_key, window_start, request_count)
-      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + excluded.request_count
-      RETURNING client_key, window_start, request_count`,
-};
-
-const arrayLiteral = (values: readonly LiteralValue[], type: string) => `ARRAY[${values.map(toLiteral).join(", ")}]::${type}[]`;
-
-/**
- * The count's upsert with an asynchronous commit, as ratings commit (decision 0036): a count is not data, and a rating
- * waits for its count, which otherwise waited for the disk to flush the log. One simple query (the setting is local to
- * its implicit transaction), so the values go as literals to an `EXECUTE` of the statement each connection prepares.
- */
-async function countWithoutWaitingForTheDisk(pool: pg.Pool, scope: string, clientKeys: readonly string[], windowStarts: readonly string[], requestCounts: readonly number[]): Promise<CountedWindow[]> {
-  return onConnectionWithPrepared(pool, [{ ...countWindows, name: `${countWindows.name}_t` }], async (client) => {
-    const values = [toLiteral(scope), arrayLiteral(clientKeys, "text"), arrayLiteral(windowStarts, "text"), arrayLiteral(requestCounts, "integer")];
-    const answered = (await client.query(`SELECT set_config('synchronous_commit', 'off', true); EXECUTE ${countWindows.name}_t(${values.join(", ")})`)) as unknown as pg.QueryResult<CountedWindow>[];
-    return answered[answered.length - 1]?.rows ?? [];
-  });
-}
-
 /**
  * Counts the requests of one turn of the event loop in one statement on PostgreSQL: each window's requests together
  * (an upsert may change a row once), and each request's count is the window's new count less those after it, as if
@@ -63,12 +36,14 @@ async function countRequestsOnPostgres(pool: pg.Pool, scope: string, requests: r
     return { key, position: window.requestCount };
   });
   const counted = [...windows.values()];
-  const clientKeys = counted.map((window) => window.clientKey);
-  const windowStarts = counted.map((window) => window.windowStart);
-  const requestCounts = counted.map((window) => window.requestCount);
-  const rows = [scope, ...clientKeys, ...windowStarts].every(isLiteralValue)
-    ? await countWithoutWaitingForTheDisk(pool, scope, clientKeys, windowStarts, requestCounts)
-    : (await pool.query<CountedWindow>({ name: countWindows.name, text: countWindows.sql, values: [scope, clientKeys, windowStarts, requestCounts] })).rows;
+  const { rows } = await pool.query<{ client_key: string; window_start: string; request_count: number | string }>({
+    name: "atelier_rate_limit_windows",
+    text: `INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
+      SELECT $1, client_key, window_start, request_count FROM unnest($2::text[], $3::text[], $4::integer[]) AS counted (client_key, window_start, request_count)
+      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + excluded.request_count
+      RETURNING client_key, window_start, request_count`,
+    values: [scope, counted.map((window) => window.clientKey), counted.map((window) => window.windowStart), counted.map((window) => window.requestCount)],
+  });
   const totals = new Map(rows.map((row) => [JSON.stringify([row.client_key, row.window_start]), Number(row.request_count)]));
   return positions.map(({ key, position }) => {
     const window = windows.get(key) as { requestCount: number };
