@@ -394,10 +394,10 @@ export async function selectSessionCardsInDatabase(
   const walksTheWholeGroup = selection.window.startIndex === 1 && selection.window.endIndex === null;
   const earlyScope: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: firstSlice };
   const restShape = { drivenBy: "records", context, learningStates, filter: drivenBy === "pairs" ? "not-first-box-now" : "in-range", order: byUrgency } as const;
-  const readEarly = async (shape: typeof walkedShape, limit: number): Promise<FirstStepAndRest> =>
-    shape?.filter === "first-box-now"
+  const readEarly = async (shape: NonNullable<typeof walkedShape>, limit: number): Promise<FirstStepAndRest> =>
+    shape.filter === "first-box-now"
       ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit)
-      : { first: shape === null ? [] : await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [] };
+      : { first: await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [] };
   const [scope, early] = await Promise.all([
     windowScope(database, learnerKey, groupId, selection.window),
     !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? readEarly(walkedShape, selection.limit) : null,
