@@ -79,6 +79,34 @@ describe("given a visitor browsing the shop", () => {
     }
   });
 
+  it("should send the first painting of each page as wide as it is drawn on a phone or a wide screen, and no wider than the next file up", async () => {
+    const screens = [
+      { width: 390, height: 844, deviceScaleFactor: 3 },
+      { width: 412, height: 823, deviceScaleFactor: 1.75 },
+      { width: 1366, height: 768, deviceScaleFactor: 1 },
+    ];
+    for (const path of ["/", "/paintings", "/janus-unmasked"]) {
+      for (const screen of screens) {
+        const context = await testbed.browser.newContext({ viewport: { width: screen.width, height: screen.height }, deviceScaleFactor: screen.deviceScaleFactor });
+        try {
+          const page = await context.newPage();
+          await page.goto(`${testbed.server.origin}${path}`, { waitUntil: "load" });
+          const picture = await page.locator("main picture").first().evaluate((element) => {
+            const image = element.querySelector("img")!;
+            const avifSrcSet = element.querySelector('source[type="image/avif"]')!.getAttribute("srcset")!;
+            return { drawnWidth: image.getBoundingClientRect().width, currentSrc: image.currentSrc, candidateWidths: [...avifSrcSet.matchAll(/ (\d+)w/gu)].map((match) => Number(match[1])) };
+          });
+          const neededWidth = picture.drawnWidth * screen.deviceScaleFactor;
+          const expectedWidth = picture.candidateWidths.find((width) => width >= neededWidth) ?? Math.max(...picture.candidateWidths);
+          const sentWidth = Number(/-(\d+)-[0-9a-f]{8}\.avif$/u.exec(picture.currentSrc)?.[1]);
+          expect({ path, screen: `${screen.width}@${screen.deviceScaleFactor}`, sentWidth }).toEqual({ path, screen: `${screen.width}@${screen.deviceScaleFactor}`, sentWidth: expectedWidth });
+        } finally {
+          await context.close();
+        }
+      }
+    }
+  });
+
   it("should show a single image without the bottom bar, and 'Image not found' for an unknown image", async () => {
     const { context, page } = await openPage("/the-brothers-of-ursa-major/image/1");
     try {

@@ -22,13 +22,14 @@ async function writeTestImage(fileName: string, width: number, height: number, c
 }
 
 describe("given the widths of an original", () => {
-  it("should make all four standard widths from a large original", () => {
-    expect(chooseVariantWidths(2400)).toEqual([320, 640, 960, 1600]);
-    expect(chooseVariantWidths(1600)).toEqual([320, 640, 960, 1600]);
+  it("should make all six standard widths from a large original", () => {
+    expect(chooseVariantWidths(2400)).toEqual([320, 640, 720, 960, 1280, 1600]);
+    expect(chooseVariantWidths(1600)).toEqual([320, 640, 720, 960, 1280, 1600]);
   });
 
   it("should never go wider than a small original, and keep its own width as the largest", () => {
     expect(chooseVariantWidths(700)).toEqual([320, 640, 700]);
+    expect(chooseVariantWidths(1103)).toEqual([320, 640, 720, 960, 1103]);
     expect(chooseVariantWidths(200)).toEqual([200]);
   });
 });

@@ -5,7 +5,9 @@ import path from "node:path";
 import sharp from "sharp";
 import type { ImageManifest, ImageManifestEntry, ImageVariant, ResponsiveImageFormat } from "../src/image-sources.ts";
 
-export const RESPONSIVE_IMAGE_WIDTHS: readonly number[] = [320, 640, 960, 1600];
+// 720 and 1280 are what the commonest phones draw a full-width picture at (360 or 412 CSS pixels at 1.75–2, 390 at
+// 3), so they are not sent the next width up, which has half as many pixels again.
+export const RESPONSIVE_IMAGE_WIDTHS: readonly number[] = [320, 640, 720, 960, 1280, 1600];
 
 const FILE_EXTENSION_BY_FORMAT: Record<ResponsiveImageFormat, string> = { avif: "avif", webp: "webp", jpeg: "jpg" };
 
@@ -24,7 +26,7 @@ const SOURCE_FILE_EXTENSIONS = new Set([".jpg", ".jpeg", ".png", ".webp", ".tif"
  * between two of them, so the largest file is never upscaled and never loses resolution needlessly.
  *
  * @example
- * chooseVariantWidths(1000); // [320, 640, 960, 1000]
+ * chooseVariantWidths(1000); // [320, 640, 720, 960, 1000]
  */
 export function chooseVariantWidths(originalWidth: number): number[] {
   const largestStandardWidth = Math.max(...RESPONSIVE_IMAGE_WIDTHS);

@@ -26,7 +26,7 @@ function FeaturedPainting({ painting, sizeLabel, blurb, position }: { painting: 
   return (
     <article className="featured-painting">
       <Link to={`/${painting.id}`} className="featured-painting__image-link">
-        {firstImage ? <PaintingPicture image={firstImage} sizes="(min-width: 64rem) 30rem, 100vw" priority={position === 0 ? "high" : "lazy"} /> : null}
+        {firstImage ? <PaintingPicture image={firstImage} sizes="(min-width: 80rem) 37.5rem, (min-width: 64rem) 47vw, calc(100vw - 2.5rem)" priority={position === 0 ? "high" : "lazy"} /> : null}
         {sold ? (
           <Badge tone="danger" className="featured-painting__sold">
             SOLD!

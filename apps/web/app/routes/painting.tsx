@@ -45,7 +45,7 @@ export default function PaintingPage() {
       <div className="painting-detail__gallery">
         {mainImage ? (
           <Link to={`/${painting.id}/image/${mainImage.id}`} className="painting-detail__main-image" aria-label={`View ${mainImage.alt} full screen`}>
-            <PaintingPicture image={mainImage} sizes="(min-width: 64rem) 36rem, 100vw" priority="high" />
+            <PaintingPicture image={mainImage} sizes="(min-width: 80rem) 45.5rem, (min-width: 64rem) 57vw, calc(100vw - 2.5rem)" priority="high" />
           </Link>
         ) : null}
         {otherImages.length > 0 ? (

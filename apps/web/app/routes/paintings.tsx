@@ -32,7 +32,7 @@ export default function PaintingsPage() {
                     {firstImage ? (
                       <PaintingPicture
                         image={firstImage}
-                        sizes="(min-width: 80rem) 20rem, (min-width: 64rem) 30vw, (min-width: 40rem) 45vw, 100vw"
+                        sizes="(min-width: 80rem) 18.25rem, (min-width: 64rem) 31vw, (min-width: 40rem) 47vw, calc(100vw - 2.625rem)"
                         priority={position === 0 ? "high" : "lazy"}
                       />
                     ) : null}
