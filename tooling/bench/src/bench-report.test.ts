@@ -89,6 +89,32 @@ describe("given the results of every bench", () => {
   });
 });
 
+describe("given a site bench that ran Lighthouse several times a page", () => {
+  const site: BenchResult = {
+    name: "site",
+    measuredAt: "2026-05-04T10:00:00.000Z",
+    figures: {
+      pages: {
+        "/": { lighthouseRuns: 3, performance: 0.99, performanceRuns: [1, 0.99, 0.96], largestContentfulPaintMs: 1196, largestContentfulPaintMsRuns: [1196, 1151, 1502], totalBlockingTimeMs: 40 },
+        "/about": { lighthouseRuns: 3, performance: 1, performanceRuns: [1, 1, 1], largestContentfulPaintMs: 768, largestContentfulPaintMsRuns: [768, 770, 802], totalBlockingTimeMs: 0 },
+      },
+    },
+    notes: [],
+  };
+  const report = buildBenchReport({ results: [site], machine, generatedAt });
+
+  it("should give the median with the range of the runs for performance and LCP", () => {
+    const markdown = renderBenchReportMarkdown(report);
+    expect(markdown).toContain("| `/` | — | — | — | — | — | 99 (96–100) | — | — | — | 1,196 ms (1,151 ms–1,502 ms) | — | 40 ms |");
+  });
+
+  it("should name the number of runs in the key figures, with the slowest page's median LCP", () => {
+    const values = Object.fromEntries(report.keyFigures.map((row) => [row.figure, row.value]));
+    expect(values["Lighthouse performance, 2 pages, median of 3 runs"]).toBe("99 (/) to 100 (/about)");
+    expect(values["Lighthouse LCP, median of 3 runs"]).toBe("768 ms (/about) to 1,196 ms (/)");
+  });
+});
+
 describe("given only some results", () => {
   it("should name the benches that wrote nothing and the files it could not read", () => {
     const report = buildBenchReport({ results: fixtures.filter((result) => result.name === "identity"), machine, generatedAt, problems: ["broken.json is not JSON."] });

@@ -82,7 +82,10 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       const values = pages.map(([, page]) => numberAt(page, key)).filter((value): value is number => value !== undefined);
       return formatScore(values.length === 0 ? undefined : Math.min(...values));
     });
-    rows.push({ area: "Public pages", figure: `Lighthouse performance, ${pages.length} pages`, value: extremes("performance", formatScore) });
+    const runs = Math.max(...pages.map(([, page]) => numberAt(page, "lighthouseRuns") ?? 1));
+    const ofRuns = runs > 1 ? `, median of ${runs} runs` : "";
+    rows.push({ area: "Public pages", figure: `Lighthouse performance, ${pages.length} pages${ofRuns}`, value: extremes("performance", formatScore) });
+    rows.push({ area: "Public pages", figure: `Lighthouse LCP${ofRuns}`, value: extremes("largestContentfulPaintMs", (value) => formatNumber(value, " ms")) });
     rows.push({ area: "Public pages", figure: "Lighthouse accessibility / SEO / best practices, lowest", value: lowestScores.join(" / ") });
     rows.push({ area: "Public pages", figure: "transfer on first load", value: extremes("totalBytes", formatKilobytes) });
     rows.push({ area: "Public pages", figure: "JavaScript on first load (gzip)", value: extremes("javaScriptGzipBytes", formatKilobytes) });
@@ -202,6 +205,15 @@ export function buildBenchReport(input: BuildBenchReportInput): BenchReport {
 }
 
 
+/** A page's median over several Lighthouse runs with their range, "1,151 ms (1,029–1,337 ms)"; one run's value alone. */
+function withRunRange(page: BenchFigure, key: string, format: (value: number | undefined) => string): string {
+  const runs = figureAt(page, `${key}Runs`);
+  const values = Array.isArray(runs) ? runs.filter((value): value is number => typeof value === "number") : [];
+  const median = format(numberAt(page, key));
+  if (values.length < 2) return median;
+  return `${median} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+}
+
 function renderSitePages(site: BenchResult): Table {
   return {
     columns: ["page", "JS (gzip)", "CSS (gzip)", "images", "total transfer", "requests", "performance", "accessibility", "SEO", "best practices", "LCP", "CLS", "TBT"],
@@ -212,11 +224,11 @@ function renderSitePages(site: BenchResult): Table {
       formatKilobytes(numberAt(page, "imageBytes")),
       formatKilobytes(numberAt(page, "totalBytes")),
       formatNumber(numberAt(page, "requestCount")),
-      formatScore(numberAt(page, "performance")),
+      withRunRange(page, "performance", formatScore),
       formatScore(numberAt(page, "accessibility")),
       formatScore(numberAt(page, "seo")),
       formatScore(numberAt(page, "bestPractices")),
-      formatNumber(numberAt(page, "largestContentfulPaintMs"), " ms"),
+      withRunRange(page, "largestContentfulPaintMs", (value) => formatNumber(value, " ms")),
       numberAt(page, "cumulativeLayoutShift")?.toFixed(3) ?? missing,
       formatNumber(numberAt(page, "totalBlockingTimeMs"), " ms"),
     ]),
