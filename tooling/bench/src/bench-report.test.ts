@@ -115,6 +115,15 @@ describe("given a site bench that ran Lighthouse several times a page", () => {
   });
 });
 
+describe("given a site bench where every page scored alike", () => {
+  it("should say so once rather than name a lowest and a highest page", () => {
+    const pages = { "/": { performance: 1 }, "/about": { performance: 0.998 } };
+    const report = buildBenchReport({ results: [{ name: "site", measuredAt: generatedAt, figures: { pages }, notes: [] }], machine, generatedAt });
+    const values = Object.fromEntries(report.keyFigures.map((row) => [row.figure, row.value]));
+    expect(values["Lighthouse performance, 2 pages"]).toBe("100 on every page");
+  });
+});
+
 describe("given only some results", () => {
   it("should name the benches that wrote nothing and the files it could not read", () => {
     const report = buildBenchReport({ results: fixtures.filter((result) => result.name === "identity"), machine, generatedAt, problems: ["broken.json is not JSON."] });

@@ -76,6 +76,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       if (measured.length === 0) return missing;
       const lowest = measured.reduce((best, entry) => (entry.value < best.value ? entry : best));
       const highest = measured.reduce((best, entry) => (entry.value > best.value ? entry : best));
+      if (format(lowest.value) === format(highest.value)) return `${format(lowest.value)} on every page`;
       return `${format(lowest.value)} (${lowest.pagePath}) to ${format(highest.value)} (${highest.pagePath})`;
     };
     const lowestScores = ["accessibility", "seo", "bestPractices"].map((key) => {

@@ -22,7 +22,8 @@ const BENCHMARKED_PATHS = process.env.BENCH_PAGES ? process.env.BENCH_PAGES.spli
  * Lighthouse runs each page this many times: its simulated LCP and TBT still move with the machine's load (one run of
  * /paintings gave 1,029 ms, the next 1,480), and Lighthouse's own guidance is to take the median of several runs.
  */
-const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+if (!Number.isInteger(LIGHTHOUSE_RUNS) || LIGHTHOUSE_RUNS < 1) throw new Error(`BENCH_LIGHTHOUSE_RUNS must be a whole number of runs, 1 or more; it is "${process.env.BENCH_LIGHTHOUSE_RUNS}".`);
 
 interface PageWeight {
   javaScriptGzipBytes: number;
