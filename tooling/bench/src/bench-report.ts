@@ -206,7 +206,7 @@ export function buildBenchReport(input: BuildBenchReportInput): BenchReport {
 }
 
 
-/** A page's median over several Lighthouse runs with their range, "1,151 ms (1,029–1,337 ms)"; one run's value alone. */
+/** A page's median over several Lighthouse runs with their range, "1,196 ms (1,151 ms–1,502 ms)"; one run's value alone. */
 function withRunRange(page: BenchFigure, key: string, format: (value: number | undefined) => string): string {
   const runs = figureAt(page, `${key}Runs`);
   const values = Array.isArray(runs) ? runs.filter((value): value is number => typeof value === "number") : [];

@@ -80,7 +80,14 @@ async function measureLighthouseRuns(origin: string, path: string) {
   const runs: LighthouseScores[] = [];
   for (let run = 0; run < LIGHTHOUSE_RUNS; run += 1) runs.push(await measureLighthouse(origin, path));
   const valuesOf = (key: keyof LighthouseScores) => runs.map((scores) => scores[key]).filter((value): value is number => value !== null);
-  const lowest = (key: keyof LighthouseScores) => (valuesOf(key).length === 0 ? null : Math.min(...valuesOf(key)));
+  const lowest = (key: keyof LighthouseScores) => {
+    const values = valuesOf(key);
+    return values.length === 0 ? null : Math.min(...values);
+  };
+  const highest = (key: keyof LighthouseScores) => {
+    const values = valuesOf(key);
+    return values.length === 0 ? null : Math.max(...values);
+  };
   return {
     lighthouseRuns: runs.length,
     performance: medianOf(valuesOf("performance")),
@@ -88,7 +95,7 @@ async function measureLighthouseRuns(origin: string, path: string) {
     accessibility: lowest("accessibility"),
     seo: lowest("seo"),
     bestPractices: lowest("bestPractices"),
-    cumulativeLayoutShift: valuesOf("cumulativeLayoutShift").length === 0 ? null : Math.max(...valuesOf("cumulativeLayoutShift")),
+    cumulativeLayoutShift: highest("cumulativeLayoutShift"),
     largestContentfulPaintMs: medianOf(valuesOf("largestContentfulPaintMs")),
     largestContentfulPaintMsRuns: valuesOf("largestContentfulPaintMs"),
     totalBlockingTimeMs: medianOf(valuesOf("totalBlockingTimeMs")),
