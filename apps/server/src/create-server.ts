@@ -223,7 +223,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
   app.route("/", createSiteRoutes({ webBuildDirectory: configuration.webBuildDirectory, clientOnlyRoutePatterns: options.clientOnlyRoutePatterns, rereadBuild: configuration.environment !== "production", publicOrigin: configuration.publicOrigin }));
 
   const nodeFront: NodeFront = {
-    routes: createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy }),
+    routes: createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy, database }),
     postRoutes: [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin: configuration.publicOrigin, errorHandlerOptions })],
     lifecycle,
     securityHeaders: securityHeadersWithoutInlineScripts(configuration),

@@ -4,8 +4,9 @@ import type { Migration } from "kysely/migration";
 // Only portable column types (text, integer) and indexes both engines build alike (plain, or partial on a comparison
 // with a literal): every migration must run on SQLite and PostgreSQL.
 // Migrations receive `Kysely<unknown>` because they must not depend on today's schema types.
-// The one exception is 0013's triggers and unlogged table, written for each engine (decision 0036).
-/** The migrations since 0008: hidden pairs, security events, the study indexes and the rating's writes. */
+// The exceptions: 0013's triggers and unlogged table, written for each engine (decision 0036), and 0014's change count,
+// SQLite's alone (decision 0052).
+/** The migrations since 0008: hidden pairs, security events, the study indexes, the rating's writes, the identity change count. */
 export const migrationsSinceHiddenPairs: Record<string, Migration> = {
   "0008-pair-confidence-and-hidden-pairs": {
     async up(database: Kysely<unknown>) {
@@ -115,7 +116,33 @@ export const migrationsSinceHiddenPairs: Record<string, Migration> = {
       await database.schema.dropTable("study_learner_memorized").execute();
     },
   },
+  "0014-identity-change-count": {
+    async up(database: Kysely<unknown>) {
+      // SQLite only (decision 0052): a count of the changes to the tables a session's answer is made of, kept by
+      // triggers so that every writer (this process, another one on the same file, a cascade, a hand-run statement)
+      // moves it. The node front checks it before answering from a session it read before. PostgreSQL has no such
+      // cache, so it has no count to keep.
+      if (database.getExecutor().adapter instanceof PostgresAdapter) return;
+      await database.schema
+        .createTable("identity_change_count")
+        .addColumn("id", "integer", (column) => column.primaryKey().check(sql`id = 1`))
+        .addColumn("changes", "integer", (column) => column.notNull())
+        .execute();
+      await sql`insert into identity_change_count (id, changes) values (1, 0)`.execute(database);
+      for (const [table, change] of identityChangeTriggers) {
+        await sql.raw(`create trigger ${table}_counted_after_${change} after ${change} on ${table} begin update identity_change_count set changes = changes + 1; end`).execute(database);
+      }
+    },
+    async down(database: Kysely<unknown>) {
+      if (database.getExecutor().adapter instanceof PostgresAdapter) return;
+      for (const [table, change] of identityChangeTriggers) await sql.raw(`drop trigger ${table}_counted_after_${change}`).execute(database);
+      await database.schema.dropTable("identity_change_count").execute();
+    },
+  },
 };
+
+/** The tables a signed-in session's answer reads (`findByToken`), and each way of changing them. */
+const identityChangeTriggers = ["identity_session", "identity_user", "identity_email_address"].flatMap((table) => ["insert", "update", "delete"].map((change) => [table, change] as const));
 
 /** `@atelier/leitner`'s MEMORIZED_BOX, written out: a migration must not change when the engine does. */
 const memorizedBox = 5;

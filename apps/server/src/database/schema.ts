@@ -39,6 +39,15 @@ export type RateLimitWindowTable = {
   request_count: number;
 };
 
+/**
+ * SQLite only (migration 0014, decision 0052): one row counting the changes to identity_session, identity_user and
+ * identity_email_address, kept by triggers.
+ */
+export type IdentityChangeCountTable = {
+  id: number;
+  changes: number;
+};
+
 export type RateLimitHitTable = {
   id: string;
   scope: string;
@@ -280,6 +289,7 @@ export type DatabaseSchema = {
   rate_limit_hit: RateLimitHitTable;
   rate_limit_window: RateLimitWindowTable;
   identity_user: IdentityUserTable;
+  identity_change_count: IdentityChangeCountTable;
   identity_email_address: IdentityEmailAddressTable;
   identity_session: IdentitySessionTable;
   identity_code: IdentityCodeTable;

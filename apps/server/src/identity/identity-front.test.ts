@@ -141,4 +141,18 @@ describe.each(testDatabaseEngines)("given the node front before the app, on %s",
     }
     expect(answeredInFront.length).toBe(before);
   });
+
+  // Last: it changes the signed-in user's address and ends the session.
+  it("should answer from the identity tables as they are now, a session it answered before included (decision 0052)", async () => {
+    expect((await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies]] })).answeredInFront).toBe(true);
+    await testDatabase.database.updateTable("identity_email_address").set({ email: "front.renamed@example.ch" }).where("email", "=", "front@example.ch").execute();
+    const renamed = await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies]] });
+    expect(renamed.answeredInFront).toBe(true);
+    expect(JSON.parse(renamed.answer.body)).toMatchObject({ data: { user: { email: "front.renamed@example.ch" } } });
+
+    await testDatabase.database.deleteFrom("identity_session").where("user_id", "is not", null).execute();
+    const ended = await sendToBoth(sessionPath, { headers: [["Cookie", signedInCookies]] });
+    expect(ended.answeredInFront).toBe(false);
+    expect(ended.answer.status).toBe(401);
+  });
 });

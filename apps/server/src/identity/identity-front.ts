@@ -1,3 +1,4 @@
+import type { AtelierDatabase } from "../database/open-database.ts";
 import { clientAddressFrom } from "../http/client-address.ts";
 import type { FrontAnswer, FrontRequest, FrontRoute } from "../http/node-front.ts";
 import { csrfCookieName } from "./csrf.ts";
@@ -6,6 +7,7 @@ import { config } from "./handlers/account-handlers.ts";
 import { isActivityWriteDue, sessionCookieName, signedInHintCookieName } from "./identity-request.ts";
 import type { IdentityService } from "./identity-service.ts";
 import { authenticatedResult, identityCacheHeaders, unauthenticatedResult, type IdentityResult } from "./responses.ts";
+import { createSessionReadCache } from "./session-read-cache.ts";
 import type { SessionState } from "./sessions.ts";
 
 /** Every this many identity requests, the identity endpoint prunes the rate limits' old rows (identity-request.ts). */
@@ -27,11 +29,13 @@ type QuietSession = { session: SessionState | null; account: UserAccount | null 
  * session's activity, an expired flow); every other one goes on to the endpoint itself.
  *
  * @example
- * const routes = createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy });
+ * const routes = createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy, database });
  */
-export function createIdentityFrontRoutes(identity: IdentityService, options: { trustProxy: boolean }): Map<string, FrontRoute> {
+export function createIdentityFrontRoutes(identity: IdentityService, options: { trustProxy: boolean; database: AtelierDatabase }): Map<string, FrontRoute> {
   const deps = identity.dependencies;
   const { settings, sessions, clock, pruneCounter, limits } = deps;
+  // The session kept from the call before while nothing in the identity tables changed (decision 0052).
+  const sessionReads = createSessionReadCache({ database: options.database, sessions });
   // The configuration and a signed-out status are the same for every request.
   const configAnswer = config(deps).then(answerOf);
   const signedOutAnswer = answerOf(unauthenticatedResult(settings, {}));
@@ -43,7 +47,7 @@ export function createIdentityFrontRoutes(identity: IdentityService, options: { 
     const token = request.cookie(sessionCookieName);
     if (!token) return hinted ? null : { session: null, account: null };
     const now = clock();
-    const found = await sessions.findByToken(token, "browser", now);
+    const found = await sessionReads.findByToken(token, "browser", now);
     if (!found || Object.keys(found.session.pending).length > 0) return null;
     const { session, account } = found;
     if (!session.userId) return hinted ? null : { session, account: null };
@@ -52,6 +56,17 @@ export function createIdentityFrontRoutes(identity: IdentityService, options: { 
     const userAgent = (request.header("user-agent") ?? "").slice(0, 500);
     if (isActivityWriteDue(settings, session, { ip, userAgent, now })) return null;
     return { session, account };
+  };
+
+  // A kept session (above) is the same object from one call to the next, and so is its answer.
+  const signedInAnswers = new WeakMap<SessionState, FrontAnswer>();
+  const signedInAnswerOf = (session: SessionState, account: UserAccount): FrontAnswer => {
+    let answer = signedInAnswers.get(session);
+    if (answer === undefined) {
+      answer = answerOf(authenticatedResult(serializeUser(account), session.methods));
+      signedInAnswers.set(session, answer);
+    }
+    return answer;
   };
 
   const answerWhenQuiet = (answer: (quiet: QuietSession) => FrontAnswer | Promise<FrontAnswer>): FrontRoute => {
@@ -70,6 +85,6 @@ export function createIdentityFrontRoutes(identity: IdentityService, options: { 
 
   return new Map<string, FrontRoute>([
     ["/_allauth/browser/v1/config", answerWhenQuiet(() => configAnswer)],
-    ["/_allauth/browser/v1/auth/session", answerWhenQuiet(({ session, account }) => (account && session ? answerOf(authenticatedResult(serializeUser(account), session.methods)) : signedOutAnswer))],
+    ["/_allauth/browser/v1/auth/session", answerWhenQuiet(({ session, account }) => (account && session ? signedInAnswerOf(session, account) : signedOutAnswer))],
   ]);
 }

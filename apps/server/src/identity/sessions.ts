@@ -113,6 +113,16 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
           { maximumBatchSize: 100 },
         );
 
+  async function findByTokenHash(tokenHash: string, client: IdentityClient, now: Date): Promise<{ session: SessionState; account: UserAccount | null } | null> {
+    const rows = await readSessionRows(tokenHash);
+    const row = rows[0];
+    if (!row || row.client !== client || row.expires_at <= now.toISOString()) {
+      return null;
+    }
+    const account = row.account_id === null ? null : toUserAccount({ id: row.account_id, password_hash: row.password_hash, is_active: row.is_active ?? 0 }, rows.flatMap((address) => (address.email === null ? [] : [toEmailAddress({ email: address.email, verified: address.verified ?? 0, is_primary: address.is_primary ?? 0 })])));
+    return { session: toSessionState(row), account };
+  }
+
   async function insert(input: { client: IdentityClient; userId: string | null; methods: AuthenticationRecord[]; pending: PendingState; ip: string; userAgent: string; now: Date }) {
     const token = createRandomToken();
     const nowText = input.now.toISOString();
@@ -154,14 +164,11 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
       if (token.length === 0 || token.length > 200) {
         return null;
       }
-      const rows = await readSessionRows(hashToken(token));
-      const row = rows[0];
-      if (!row || row.client !== client || row.expires_at <= now.toISOString()) {
-        return null;
-      }
-      const account = row.account_id === null ? null : toUserAccount({ id: row.account_id, password_hash: row.password_hash, is_active: row.is_active ?? 0 }, rows.flatMap((address) => (address.email === null ? [] : [toEmailAddress({ email: address.email, verified: address.verified ?? 0, is_primary: address.is_primary ?? 0 })])));
-      return { session: toSessionState(row), account };
+      return findByTokenHash(hashToken(token), client, now);
     },
+
+    /** `findByToken` for a token already hashed (`hashToken`), of a length `findByToken` accepts. */
+    findByTokenHash,
 
     /**
      * The active user a session signs in (by its token's hash, `hashToken`), or `null`: what `findByToken` followed by

@@ -4,10 +4,11 @@ import type { IgnoredColumns } from "./database-snapshot.ts";
  * What a refused request may still write, and why:
  * - `rate_limit_hit`, `rate_limit_window`: counting refused attempts (failed logins, contact messages, signups) is what a rate limit is for;
  * - the session's `ip`, `user_agent` and `last_seen_at`: allauth's session tracking records every request's client;
+ * - `identity_change_count` (SQLite): the triggers count that session write too (decision 0052);
  * - `account_security_event`: a refused password sign-in is the "failed sign-in" its owner is shown (decision 0026);
  *   every other event is reported only after its change succeeded.
  */
-export const bookkeepingColumns: IgnoredColumns = { rate_limit_hit: "all", rate_limit_window: "all", identity_session: ["ip", "user_agent", "last_seen_at"], account_security_event: "all" };
+export const bookkeepingColumns: IgnoredColumns = { rate_limit_hit: "all", rate_limit_window: "all", identity_session: ["ip", "user_agent", "last_seen_at"], identity_change_count: "all", account_security_event: "all" };
 
 /**
  * Whether an answer refuses the request, so that it must have stored nothing (but bookkeeping). Not refusals:
