@@ -98,7 +98,8 @@ async function answerPostInFront(front: NodeFront, securityHeaders: readonly str
     front.lifecycle.requestsInProgress -= 1;
   }
   (incoming as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-  await answerInFront(front, securityHeaders, (request) => route({ ...request, body, pathMatch }), incoming, outgoing, appListener);
+  // The two fields set on the request rather than spread into a copy: V8 took over a microsecond for that spread.
+  await answerInFront(front, securityHeaders, (request) => route(Object.assign(request, { body, pathMatch })), incoming, outgoing, appListener);
 }
 
 function readWholeBody(incoming: IncomingMessage): Promise<Buffer> {

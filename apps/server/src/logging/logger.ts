@@ -69,9 +69,12 @@ export function requestIdOf(sentRequestId: string | undefined): string {
 /** The one line logged per answer (method, path, status, milliseconds); health checks only at `debug`. */
 export function logAnswer(log: pino.Logger, answer: { requestId?: string; method: string; path: string; status: number; startedAt: number }): void {
   const { requestId, method, path, status, startedAt } = answer;
-  const line = { ...(requestId === undefined ? {} : { requestId }), method, path, status, milliseconds: Math.round(performance.now() - startedAt) };
-  if (quietPaths.has(path)) log.debug(line, "request");
-  else log.info(line, "request");
+  const level = quietPaths.has(path) ? "debug" : "info";
+  // Nothing built for a line the level drops, and no object spread: V8 took about 1 µs to spread even `{ requestId }`
+  // into a literal, on every request the server answers.
+  if (!log.isLevelEnabled(level)) return;
+  const milliseconds = Math.round(performance.now() - startedAt);
+  log[level](requestId === undefined ? { method, path, status, milliseconds } : { requestId, method, path, status, milliseconds }, "request");
 }
 
 /**
