@@ -2,7 +2,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { UserAccount } from "./email-addresses.ts";
 import { hashToken } from "./secrets.ts";
-import type { IdentityClient, SessionState, SessionStore } from "./sessions.ts";
+import { isPossibleSessionToken, type IdentityClient, type SessionState, type SessionStore } from "./sessions.ts";
 
 type FoundSession = { session: SessionState; account: UserAccount | null };
 
@@ -45,7 +45,7 @@ export function createSessionReadCache(options: { database: AtelierDatabase; ses
   let changesOfEntries: number | undefined;
 
   async function findByToken(token: string, client: IdentityClient, now: Date): Promise<FoundSession | null> {
-    if (token.length === 0 || token.length > 200) return null;
+    if (!isPossibleSessionToken(token)) return null;
     const tokenHash = hashToken(token);
     const key = `${client} ${tokenHash}`;
     // A missing row reads as NaN, which equals nothing: every call then reads the session.

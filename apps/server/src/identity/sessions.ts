@@ -12,6 +12,11 @@ import { createRandomToken, hashToken } from "./secrets.ts";
 
 export type IdentityClient = "browser" | "app";
 
+/** Whether a token could sign anyone in: not empty, and no longer than any the server issues (longer ones are not hashed). */
+export function isPossibleSessionToken(token: string): boolean {
+  return token.length > 0 && token.length <= 200;
+}
+
 /** A session as the request handlers see it; `token` is only known when this request issued it. */
 export type SessionState = {
   id: string;
@@ -161,10 +166,7 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
      * session nobody signed into, or whose user is gone. One indexed read (every request of a signed-in visitor).
      */
     async findByToken(token: string, client: IdentityClient, now: Date): Promise<{ session: SessionState; account: UserAccount | null } | null> {
-      if (token.length === 0 || token.length > 200) {
-        return null;
-      }
-      return findByTokenHash(hashToken(token), client, now);
+      return isPossibleSessionToken(token) ? findByTokenHash(hashToken(token), client, now) : null;
     },
 
     /** `findByToken` for a token already hashed (`hashToken`), of a length `findByToken` accepts. */

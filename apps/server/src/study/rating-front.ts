@@ -10,6 +10,7 @@ import { csrfCookieName, csrfFailureOf, csrfHeaderName } from "../identity/csrf.
 import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-request.ts";
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
+import { isPossibleSessionToken } from "../identity/sessions.ts";
 import { anonymousLearner, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
 import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { rateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
@@ -65,8 +66,7 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
     let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie);
     let guessed: { userId: string; count: Promise<RateLimitDecision> } | null = null;
-    // A token longer than any the server issues signs nobody in (`findByToken`).
-    if (token && token.length <= 200) {
+    if (token !== undefined && isPossibleSessionToken(token)) {
       const tokenHash = hashToken(token);
       // On PostgreSQL counted for the session's last user while the session is read, as the study routes do (decision
       // 0045). SQLite reads the session at once, and counts in the rating's own commit below.
