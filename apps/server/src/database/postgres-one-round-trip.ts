@@ -15,7 +15,14 @@ export function isLiteralValue(value: unknown): value is LiteralValue {
   return typeof value === "string" && !value.includes("\u0000");
 }
 
-/** A value as an SQL literal, quoted by node-postgres. */
+/** The only characters node-postgres' `escapeLiteral` changes: it doubles them (and marks a backslash's literal `E`). */
+const charactersToEscape = /['\\]/;
+
+/**
+ * A value as an SQL literal, quoted by node-postgres. Text without a quote or backslash is only wrapped in quotes,
+ * which is what `escapeLiteral` answers for it: its loop builds the literal a character at a time, the largest
+ * allocation of a PostgreSQL study read (about 30 KB for the 25 values of a test session's cards).
+ */
 export function toLiteral(value: LiteralValue): string {
   if (value === null) return "NULL";
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
@@ -25,7 +32,7 @@ export function toLiteral(value: LiteralValue): string {
   }
   // PostgreSQL cannot hold U+0000 in text; callers refuse such values before they reach a query.
   if (value.includes("\u0000")) throw new TypeError("A value sent to PostgreSQL contains U+0000.");
-  return pg.escapeLiteral(value);
+  return charactersToEscape.test(value) ? pg.escapeLiteral(value) : `'${value}'`;
 }
 
 /**
