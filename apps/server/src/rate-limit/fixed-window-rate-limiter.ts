@@ -24,7 +24,8 @@ const deleteWindowsBefore = prepareQuery("rate-limit-windows-before", (database,
 /**
  * Counts the requests of one turn of the event loop in one statement on PostgreSQL: each window's requests together
  * (an upsert may change a row once), and each request's count is the window's new count less those after it, as if
- * they had been counted one after another.
+ * they had been counted one after another. The windows are locked in the order of their client's key, as the node
+ * front's ratings lock theirs (`countedInOwnStatement`), so that the two never wait for each other.
  */
 async function countRequestsOnPostgres(pool: pg.Pool, scope: string, requests: readonly WindowRequest[]): Promise<number[]> {
   const windows = new Map<string, { clientKey: string; windowStart: string; requestCount: number }>();
@@ -40,6 +41,7 @@ async function countRequestsOnPostgres(pool: pg.Pool, scope: string, requests: r
     name: "atelier_rate_limit_windows",
     text: `INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
       SELECT $1, client_key, window_start, request_count FROM unnest($2::text[], $3::text[], $4::integer[]) AS counted (client_key, window_start, request_count)
+      ORDER BY client_key COLLATE "C", window_start
       ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + excluded.request_count
       RETURNING client_key, window_start, request_count`,
     values: [scope, counted.map((window) => window.clientKey), counted.map((window) => window.windowStart), counted.map((window) => window.requestCount)],
@@ -52,6 +54,15 @@ async function countRequestsOnPostgres(pool: pg.Pool, scope: string, requests: r
 }
 
 type WindowRequest = { clientKey: string; windowStart: string };
+
+/** A request's window, for a statement that adds the request to it itself (`countedInOwnStatement`). */
+export type CountedInOwnStatement = {
+  scope: string;
+  windowStart: string;
+  maximumRequests: number;
+  /** The decision for the window's new count, as the statement returned it. */
+  decide(requestCount: number): Promise<RateLimitDecision>;
+};
 
 /**
  * A cheap exact limit for busy endpoints: requests are counted per client in fixed windows, each request one upsert
@@ -104,6 +115,23 @@ export function createFixedWindowRateLimiter(options: { database: AtelierDatabas
       const requestCount = countOnPostgres !== undefined ? await countOnPostgres({ clientKey, windowStart: window.windowStart }) : countOf((await countRequest.execute(options.database, options.scope, clientKey, window.windowStart)).rows);
       if (isPruneDue()) await deleteWindowsBefore.execute(options.database, window.previousWindowStart);
       return decisionOf(requestCount, window);
+    },
+    /**
+     * For a caller that counts the request in a statement of its own on PostgreSQL (the node front's rating counts it in
+     * the rating's statement): the window to add one to (`scope`, `windowStart`, `maximumRequests`), and `decide`, given
+     * the window's new count, answers as `registerRequest` would, forgetting the past windows when it is time to.
+     */
+    countedInOwnStatement(): CountedInOwnStatement {
+      const window = windowOf();
+      return {
+        scope: options.scope,
+        windowStart: window.windowStart,
+        maximumRequests: options.limit.maximumRequests,
+        async decide(requestCount: number): Promise<RateLimitDecision> {
+          if (isPruneDue()) await deleteWindowsBefore.execute(options.database, window.previousWindowStart);
+          return decisionOf(requestCount, window);
+        },
+      };
     },
     /**
      * `registerRequest` as one step of a SQLite transaction the caller holds (`runInSharedSqliteTransaction`), so that

@@ -1,19 +1,17 @@
 import * as v from "valibot";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { sqliteConnectionOf } from "../database/prepared-query.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { errorBodyOf, toHttpError, type ErrorHandlerOptions } from "../http/error-responses.ts";
 import type { FrontAnswer, FrontPostRoute } from "../http/node-front.ts";
-import type { RateLimitDecision } from "../rate-limit/rate-limiter.ts";
 import { csrfCookieName, csrfFailureOf, csrfHeaderName } from "../identity/csrf.ts";
 import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-request.ts";
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
 import { isPossibleSessionToken } from "../identity/sessions.ts";
-import { anonymousLearner, learnerCookieName, signedInLearner, userLearnerKey, wellFormedLearnerCookie, type Learner } from "./learner.ts";
+import { anonymousLearner, learnerCookieName, signedInLearner, wellFormedLearnerCookie, type Learner } from "./learner.ts";
 import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
-import { rateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
+import { countAndRateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 import { ratingBodySchema } from "./study-validation.ts";
 
 /** A rating's request target: a plain id (no percent-encoding, which Hono would decode) and no query. */
@@ -47,7 +45,6 @@ type RatingFrontOptions = {
 export function createRatingFrontRoute(options: RatingFrontOptions): { target: RegExp; route: FrontPostRoute } {
   const { sessions, sessionUserGuesses } = options.identity.dependencies;
   const { database, clock, studyCallLimiter } = options;
-  const onSqlite = sqliteConnectionOf(database) !== undefined;
 
   const route: FrontPostRoute = async (request) => {
     const pairId = request.pathMatch[1];
@@ -65,16 +62,8 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     const token = request.cookie(sessionCookieName);
     const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
     let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie);
-    let guessed: { userId: string; count: Promise<RateLimitDecision> } | null = null;
     if (token !== undefined && isPossibleSessionToken(token)) {
       const tokenHash = hashToken(token);
-      // On PostgreSQL counted for the session's last user while the session is read, as the study routes do (decision
-      // 0045). SQLite reads the session at once, and counts in the rating's own commit below.
-      const guessedUserId = onSqlite ? null : sessionUserGuesses.guessByTokenHash(tokenHash);
-      if (guessedUserId !== null) {
-        guessed = { userId: guessedUserId, count: studyCallLimiter.registerRequest(userLearnerKey(guessedUserId)) };
-        guessed.count.catch(() => {});
-      }
       const userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
       sessionUserGuesses.rememberByTokenHash(tokenHash, userId);
       if (userId !== null) learner = signedInLearner(userId);
@@ -83,15 +72,7 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
 
     try {
       const rating = ratingRequestOf(learner, pairId, isCorrect, clock());
-      let outcome: RatingOutcome;
-      const countedAndRated = countAndRateInOneCommit(database, studyCallLimiter, rating);
-      if (countedAndRated !== undefined) {
-        outcome = await countedAndRated;
-      } else {
-        const decision = await (learner.kind === "signed-in" && guessed?.userId === learner.userId ? guessed.count : studyCallLimiter.registerRequest(learner.key));
-        if (decision.status === "limited") throw tooManyStudyCalls(decision);
-        outcome = await rateCardOfLearner(database, rating);
-      }
+      const outcome = await (countAndRateInOneCommit(database, studyCallLimiter, rating) ?? countAndRateInOneStatement(database, studyCallLimiter, rating));
       return { status: 200, headers: answerHeaders, body: JSON.stringify(ratingAnswerOf(learner, outcome)) };
     } catch (error) {
       return errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
@@ -119,6 +100,26 @@ function countAndRateInOneCommit(database: AtelierDatabase, limiter: StudyCallLi
     if ("refused" in result) throw result.refused;
     return result.outcome;
   });
+}
+
+/**
+ * On PostgreSQL, the call's count and the rating in the rating's statement (decision 0053). A rating that fails took
+ * its count with it in the rollback: it is counted again alone, as the routes would have counted it before rating.
+ */
+async function countAndRateInOneStatement(database: AtelierDatabase, limiter: StudyCallLimiter, rating: RatingRequest): Promise<RatingOutcome> {
+  const call = limiter.countedInOwnStatement();
+  let counted: { requestCount: number; outcome: RatingOutcome | null };
+  try {
+    counted = await (countAndRateCardOfLearner(database, rating, call) as NonNullable<ReturnType<typeof countAndRateCardOfLearner>>);
+  } catch (error) {
+    const decision = await limiter.registerRequest(rating.learnerKey).catch(() => null);
+    if (decision?.status === "limited") throw tooManyStudyCalls(decision);
+    throw error;
+  }
+  const decision = await call.decide(counted.requestCount);
+  if (decision.status === "limited") throw tooManyStudyCalls(decision);
+  if (counted.outcome === null) throw new Error("A rating within the study calls' limit was not rated.");
+  return counted.outcome;
 }
 
 /** `is_correct` of a body the study routes' validator accepts as it is, or `null` for any other body. */

@@ -2,7 +2,8 @@ import { MEMORIZED_BOX, rateCard, type BoxNumber, type CardProgress } from "@ate
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { rateCardOfLearner, type RatingRequest } from "./rating-store.ts";
+import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
+import { countAndRateCardOfLearner, rateCardOfLearner, type RatingRequest } from "./rating-store.ts";
 import { countMemorizedCards, deleteGroup, deleteGroupProgress, deletePair, insertGroupWithPairs, listLearnerProgress, writeProgress } from "./study-store.ts";
 
 const report = {} as Parameters<typeof insertGroupWithPairs>[1]["report"];
@@ -150,5 +151,80 @@ describe.each(testDatabaseEngines)("given a %s database with a learner's records
     expect(await database.selectFrom("study_learner_memorized").selectAll().where("learner_key", "=", key).execute()).toEqual([]);
     await deleteGroup(database, groupId);
     expect(await countMemorizedCards(database, "user:someone-else")).toBe(0);
+  });
+});
+
+describe.each(testDatabaseEngines.filter((engine) => engine === "postgresql"))("given a %s database, ratings that count their own study call", (engine) => {
+  let testDatabase: TestDatabase;
+  const pairIds: string[] = [];
+  const now = new Date("2026-03-10T10:00:20.000Z");
+  const limit = { maximumRequests: 3, windowMilliseconds: 60_000 };
+
+  beforeAll(async () => {
+    testDatabase = await openTestDatabase(engine);
+    const { database } = testDatabase;
+    await database.insertInto("identity_user").values({ id: "owner", password_hash: null, is_active: 1, created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    await insertGroupWithPairs(database, { id: "counted-calls", ownerId: "owner", name: "counted-calls", isPublic: true, report, createdAt: "2026-01-01T00:00:00.000Z" }, Array.from({ length: 8 }, (_, index) => ({ english: `E${index}`, swedish: `S${index}`, confidence: 1 })));
+    await insertGroupWithPairs(database, { id: "hidden-calls", ownerId: "owner", name: "hidden-calls", isPublic: false, report, createdAt: "2026-01-01T00:00:00.000Z" }, [{ english: "E", swedish: "S", confidence: 1 }]);
+    pairIds.push(...(await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", "counted-calls").orderBy("position").execute()).map((row) => row.id));
+  });
+  afterAll(() => testDatabase.destroy());
+
+  const limiterOf = () => createFixedWindowRateLimiter({ database: testDatabase.database, scope: "study-api", limit, clock: () => now });
+  const requestOf = (key: string, pairId: string): RatingRequest => ({ learnerKey: key, userId: null, memorizedLimit: null, pairId, isCorrect: true, now });
+  const windowCount = async (key: string) =>
+    Number((await testDatabase.database.selectFrom("rate_limit_window").select("request_count").where("client_key", "=", key).executeTakeFirst())?.request_count ?? 0);
+
+  it("should count ratings sent at once one after another and rate those within the limit, writing nothing over it", async () => {
+    const limiter = limiterOf();
+    const key = "user:counted-calls";
+    // In the same turn, an uncounted rating of a learner whose key sorts first: the batch runs in learners' order, and
+    // each answer must still reach its own request.
+    const counted = pairIds.slice(0, 5).map((pairId) => countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairId), limiter.countedInOwnStatement()));
+    const uncounted = rateCardOfLearner(testDatabase.database, requestOf("anonymous:counted-first-0000000000000000000", pairIds[7] as string));
+    const answers = await Promise.all(counted);
+    expect(answers.map((answer) => answer?.requestCount)).toEqual([1, 2, 3, 4, 5]);
+    expect(answers.map((answer) => (answer?.outcome?.status === "rated" ? answer.outcome.pair.id : answer?.outcome))).toEqual([...pairIds.slice(0, 3), null, null]);
+    expect(await uncounted).toMatchObject({ status: "rated", pair: { id: pairIds[7] } });
+    expect((await listLearnerProgress(testDatabase.database, key)).map((record) => record.pairId).sort()).toEqual(pairIds.slice(0, 3).sort());
+    expect(await windowCount(key)).toBe(5);
+    // The limiter decides on the count as `registerRequest` would: over the limit until the window ends, 40 s on.
+    expect(await limiter.countedInOwnStatement().decide(4)).toEqual({ status: "limited", retryAfterSeconds: 40 });
+    expect(await windowCount("anonymous:counted-first-0000000000000000000")).toBe(0);
+  });
+
+  it("should count a rating of an unknown pair or of one the learner may not see, and rate nothing", async () => {
+    const limiter = limiterOf();
+    const key = "user:counted-unknown";
+    const hiddenPair = await testDatabase.database.selectFrom("subtitle_pair").select("id").where("group_id", "=", "hidden-calls").executeTakeFirstOrThrow();
+    for (const [index, pairId] of ["no-such-pair", "nul\u0000", hiddenPair.id].entries()) {
+      expect(await countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairId), limiter.countedInOwnStatement())).toEqual({ requestCount: index + 1, outcome: { status: "not-found" } });
+    }
+    expect(await listLearnerProgress(testDatabase.database, key)).toEqual([]);
+  });
+
+  it("should roll a failed rating's count back with it, and count and rate the others of its turn", async () => {
+    const limiter = limiterOf();
+    const key = "user:counted-failure";
+    const rate = (pairId: string, at: Date) => countAndRateCardOfLearner(testDatabase.database, { ...requestOf(key, pairId), now: at }, limiter.countedInOwnStatement());
+    const outcomes = await Promise.allSettled([rate(pairIds[0] as string, now), rate(pairIds[1] as string, new Date(Number.NaN)), rate(pairIds[2] as string, now)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(await windowCount(key)).toBe(2);
+    expect(await listLearnerProgress(testDatabase.database, key)).toHaveLength(2);
+  });
+
+  it("should never deadlock with the study calls' counts of the same learners made at the same time", async () => {
+    const limiter = createFixedWindowRateLimiter({ database: testDatabase.database, scope: "study-api", limit: { maximumRequests: 10_000, windowMilliseconds: 60_000 }, clock: () => now });
+    const keys = Array.from({ length: 6 }, (_, index) => `user:counted-order-${index}`);
+    for (let round = 0; round < 20; round += 1) {
+      // Ratings in one order, counts in the other, in the same turn, neither the keys' order: each batch locks the
+      // windows' rows as it goes, so each must sort them.
+      const shuffled = [2, 5, 0, 3, 1, 4].map((index) => keys[index] as string);
+      const ratings = shuffled.map((key, index) => countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairIds[index] as string), limiter.countedInOwnStatement()));
+      const counts = [...shuffled].reverse().map((key) => limiter.registerRequest(key));
+      const settled = await Promise.allSettled([...ratings, ...counts]);
+      expect(settled.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+    }
+    for (const key of keys) expect(await windowCount(key)).toBe(40);
   });
 });

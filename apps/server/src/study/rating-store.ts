@@ -135,13 +135,19 @@ const progressColumns = ["box", "review_count", "correct_count", "studied_at", "
 const caseOfBox = (firstParameter: number) => `CASE coalesce(before.box, ${FIRST_BOX}) ${boxes.map((box, index) => `WHEN ${box} THEN $${firstParameter + index}`).join(" ")} END`;
 
 /**
- * A rating on PostgreSQL, after the learner's lock: the pair and whether the learner may see it, their record, their
- * memorized count, and the rated record written (when the pair is visible and the limit allows) and returned.
+ * A rating on PostgreSQL, after the learner's lock: the call counted in the study calls' limit when asked ($19–$21:
+ * scope, window, limit; the node front's rating), the pair and whether the learner may see it, their record, their
+ * memorized count, and the rated record written (when the pair is visible and both limits allow) and returned.
  */
 const rateOnPostgres: SessionPreparedStatement = {
-  name: "atelier_rate_card_1",
-  parameterTypes: ["text", "text", "text", "integer", ...boxes.map(() => "integer"), ...boxes.map(() => "text"), "integer", "integer", "text", "text"],
-  sql: `WITH target AS (
+  name: "atelier_rate_card_2",
+  parameterTypes: ["text", "text", "text", "integer", ...boxes.map(() => "integer"), ...boxes.map(() => "text"), "integer", "integer", "text", "text", "text", "text", "integer"],
+  sql: `WITH call_count AS (
+      INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
+      SELECT $19, $1, $20, 1 WHERE $19::text IS NOT NULL
+      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + 1
+      RETURNING request_count
+    ), target AS (
       SELECT pair.id, pair.group_id, (pair_group.is_public = 1 OR pair_group.owner_id = $3) AS visible
       FROM subtitle_pair AS pair JOIN subtitle_group AS pair_group ON pair_group.id = pair.group_id
       WHERE pair.id = $2
@@ -154,17 +160,17 @@ const rateOnPostgres: SessionPreparedStatement = {
       SELECT $1, target.id, target.group_id, ${caseOfBox(5)}, coalesce(before.review_count, 0) + $15, coalesce(before.correct_count, 0) + $16,
         before.studied_at, $17, ${caseOfBox(10)}, $18
       FROM target CROSS JOIN counted LEFT JOIN before ON TRUE
-      WHERE target.visible AND ($4::integer IS NULL OR counted.memorized < $4)
+      WHERE target.visible AND ($4::integer IS NULL OR counted.memorized < $4) AND coalesce((SELECT request_count FROM call_count) <= $21, TRUE)
       ON CONFLICT (learner_key, pair_id) DO UPDATE SET ${progressColumns.map((column) => `${column} = excluded.${column}`).join(", ")}, updated_at = excluded.updated_at
       RETURNING ${progressColumns.join(", ")}
     )
-    SELECT target.id, target.group_id, target.visible, counted.memorized,
+    SELECT target.id, target.group_id, target.visible, counted.memorized, (SELECT request_count FROM call_count) AS call_count,
       ${progressColumns.map((column) => `before.${column} AS before_${column}`).join(", ")},
       ${progressColumns.map((column) => `saved.${column} AS saved_${column}`).join(", ")}
     FROM counted LEFT JOIN target ON TRUE LEFT JOIN before ON TRUE LEFT JOIN saved ON TRUE`,
 };
 
-type PostgresRatingRow = { id: string | null; group_id: string | null; visible: boolean | null; memorized: string | number } & {
+type PostgresRatingRow = { id: string | null; group_id: string | null; visible: boolean | null; memorized: string | number; call_count: string | number | null } & {
   [Column in (typeof progressColumns)[number] as `before_${Column}` | `saved_${Column}`]: string | number | null;
 };
 
@@ -181,10 +187,40 @@ function progressFromColumns(pairId: string, row: PostgresRatingRow, prefix: "be
   });
 }
 
+/** The study call's window a rating counts itself in, in its own statement: see `countAndRateCardOfLearner`. */
+export type CallWindow = { scope: string; windowStart: string; maximumRequests: number };
+
+/** A rating of the batch, with the window to count it in when its caller has not counted it. */
+type PostgresRating = { request: RatingRequest; call: CallWindow | null };
+
+/** A rating's answer: the window's new count when it was counted (`null` otherwise), and what was rated (`null` over the calls' limit). */
+type PostgresRatingAnswer = { requestCount: number | null; outcome: RatingOutcome | null };
+
 /** What the rating statement's values are for one request (the engine's table included). */
-function postgresValuesOf(request: RatingRequest): LiteralValue[] {
+function postgresValuesOf({ request, call }: PostgresRating): LiteralValue[] {
   const rating = describeRating(request.isCorrect, request.now);
-  return [request.learnerKey, request.pairId, request.userId, request.memorizedLimit, ...rating.boxAfter, ...rating.dueAtAfter, rating.reviewIncrement, rating.correctIncrement, rating.lastReviewedAt, request.now.toISOString()];
+  return [
+    request.learnerKey,
+    request.pairId,
+    request.userId,
+    request.memorizedLimit,
+    ...rating.boxAfter,
+    ...rating.dueAtAfter,
+    rating.reviewIncrement,
+    rating.correctIncrement,
+    rating.lastReviewedAt,
+    request.now.toISOString(),
+    call?.scope ?? null,
+    call?.windowStart ?? null,
+    call?.maximumRequests ?? null,
+  ];
+}
+
+function answerOfPostgresRow(row: PostgresRatingRow | undefined, call: CallWindow | null): PostgresRatingAnswer {
+  const requestCount = row?.call_count === undefined || row.call_count === null ? null : Number(row.call_count);
+  if (call !== null && requestCount === null) throw new Error("The rating's count of the study call returned no row.");
+  if (call !== null && requestCount !== null && requestCount > call.maximumRequests) return { requestCount, outcome: null };
+  return { requestCount, outcome: outcomeOfPostgresRow(row) };
 }
 
 function outcomeOfPostgresRow(row: PostgresRatingRow | undefined): RatingOutcome {
@@ -196,28 +232,44 @@ function outcomeOfPostgresRow(row: PostgresRatingRow | undefined): RatingOutcome
 }
 
 /**
- * The ratings of one turn of the event loop under their learners' locks, in one round trip, committed without waiting
- * for the disk (decision 0036). In request order, each sees the ones before it, as if rated one after another. When
- * the batch fails (a pair deleted meanwhile), each is tried alone, so that only its own answer fails.
+ * The batch's ratings in the order of their learners' keys, each learner's in request order: a rating that counts its
+ * call locks its window's row, and the study calls' counts lock theirs in that order too (`fixed-window-rate-limiter`),
+ * so that the two never wait for each other. The keys are ASCII, where this order is PostgreSQL's `COLLATE "C"`.
  */
-async function rateBatchInOneRoundTrip(pool: pg.Pool, requests: readonly RatingRequest[]): Promise<(RatingOutcome | FailedCall)[]> {
-  const rateAll = async (batch: readonly RatingRequest[]) =>
-    (await executeInOneRoundTrip<PostgresRatingRow>(pool, rateOnPostgres, batch.map(postgresValuesOf), { lockKeys: batch.map((request) => progressLockKey(request.learnerKey)), asynchronousCommit: true })).map((rows) => outcomeOfPostgresRow(rows[0]));
+function inLearnerOrder(ratings: readonly PostgresRating[]): number[] {
+  const keyOf = (index: number) => (ratings[index] as PostgresRating).request.learnerKey;
+  return ratings.map((_, index) => index).sort((left, right) => (keyOf(left) < keyOf(right) ? -1 : keyOf(left) > keyOf(right) ? 1 : left - right));
+}
+
+/**
+ * The ratings of one turn of the event loop under their learners' locks, in one round trip, committed without waiting
+ * for the disk (decision 0036). Each learner's in request order, each sees the ones before it, as if rated one after
+ * another. When the batch fails (a pair deleted meanwhile), each is tried alone, so that only its own answer fails.
+ */
+async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly PostgresRating[]): Promise<(PostgresRatingAnswer | FailedCall)[]> {
+  const rateAll = async (batch: readonly PostgresRating[]) => {
+    const order = inLearnerOrder(batch);
+    const ordered = order.map((index) => batch[index] as PostgresRating);
+    const rows = await executeInOneRoundTrip<PostgresRatingRow>(pool, rateOnPostgres, ordered.map(postgresValuesOf), { lockKeys: ordered.map(({ request }) => progressLockKey(request.learnerKey)), asynchronousCommit: true });
+    const answers: PostgresRatingAnswer[] = new Array(batch.length);
+    order.forEach((index, position) => (answers[index] = answerOfPostgresRow(rows[position]?.[0], (batch[index] as PostgresRating).call)));
+    return answers;
+  };
   try {
-    return await rateAll(requests);
+    return await rateAll(ratings);
   } catch (error) {
-    if (requests.length === 1) throw error;
-    const alone = await Promise.allSettled(requests.map(async (request) => (await rateAll([request]))[0] as RatingOutcome));
+    if (ratings.length === 1) throw error;
+    const alone = await Promise.allSettled(ratings.map(async (rating) => (await rateAll([rating]))[0] as PostgresRatingAnswer));
     return alone.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : new FailedCall(outcome.reason)));
   }
 }
 
-const ratingBatchers = new WeakMap<pg.Pool, (request: RatingRequest) => Promise<RatingOutcome>>();
+const ratingBatchers = new WeakMap<pg.Pool, (rating: PostgresRating) => Promise<PostgresRatingAnswer>>();
 
-function ratingBatcherOf(pool: pg.Pool): (request: RatingRequest) => Promise<RatingOutcome> {
+function ratingBatcherOf(pool: pg.Pool): (rating: PostgresRating) => Promise<PostgresRatingAnswer> {
   let batcher = ratingBatchers.get(pool);
   if (batcher === undefined) {
-    batcher = batchPerTurn((requests: readonly RatingRequest[]) => rateBatchInOneRoundTrip(pool, requests), { maximumBatchSize: 50 });
+    batcher = batchPerTurn((ratings: readonly PostgresRating[]) => rateBatchInOneRoundTrip(pool, ratings), { maximumBatchSize: 50 });
     ratingBatchers.set(pool, batcher);
   }
   return batcher;
@@ -234,5 +286,25 @@ function ratingBatcherOf(pool: pg.Pool): (request: RatingRequest) => Promise<Rat
 export async function rateCardOfLearner(database: Executor, request: RatingRequest): Promise<RatingOutcome> {
   if (!isPossibleId(request.pairId)) return { status: "not-found" };
   const pool = postgresPoolOf(database);
-  return pool === undefined ? rateInTransaction(database, request) : ratingBatcherOf(pool)(request);
+  if (pool === undefined) return rateInTransaction(database, request);
+  return (await ratingBatcherOf(pool)({ request, call: null })).outcome as RatingOutcome;
+}
+
+/**
+ * On PostgreSQL, a rating that counts its own study call in the window `call`, in the rating's statement: one round
+ * trip fewer than counting first (decision 0053). The window's new count, and what was rated, or `null` when the count
+ * is over the limit (nothing was written). When the rating fails, its count is rolled back with it. `undefined` on
+ * SQLite, where the caller counts in the turn's shared commit (`registerRequestWithin`).
+ *
+ * @example
+ * const call = studyCallLimiter.countedInOwnStatement();
+ * const counted = await countAndRateCardOfLearner(database, request, call);
+ * const decision = await call.decide(counted.requestCount);
+ */
+export function countAndRateCardOfLearner(database: Executor, request: RatingRequest, call: CallWindow): Promise<{ requestCount: number; outcome: RatingOutcome | null }> | undefined {
+  const pool = postgresPoolOf(database);
+  if (pool === undefined) return undefined;
+  // An id that cannot be a pair's is still counted: the limit counts before anything is validated.
+  const rating = isPossibleId(request.pairId) ? request : { ...request, pairId: "" };
+  return ratingBatcherOf(pool)({ request: rating, call }).then(({ requestCount, outcome }) => ({ requestCount: requestCount as number, outcome }));
 }
