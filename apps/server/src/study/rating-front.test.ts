@@ -19,6 +19,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
   let frontedBase: string;
   let origin: string;
   let signedInCookies: string;
+  let userId: string;
   const now = { value: new Date("2026-03-02T09:00:00Z") };
   /** How many requests the front's rating answered itself (not handed to the app). */
   let answeredInFront = 0;
@@ -47,7 +48,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
       body: JSON.stringify({ email: "rating-front@example.ch", password: "correct horse battery" }),
     });
     expect(signup.status).toBe(200);
-    const userId = (JSON.parse(signup.body) as { data: { user: { id: string } } }).data.user.id;
+    userId = (JSON.parse(signup.body) as { data: { user: { id: string } } }).data.user.id;
     signedInCookies = `${/sessionid=[^;]+/.exec(signup.headers["set-cookie"] ?? "")?.[0]}; csrftoken=${csrf}`;
     const groupId = crypto.randomUUID();
     const pairs = Array.from({ length: 80 }, (_, index) => ({ english: `Line ${index}`, swedish: `Rad ${index}`, confidence: 1 }));
@@ -195,8 +196,11 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     // Another process signs the session out: its row is gone, and this process is not told.
     await testDatabase.database.deleteFrom("identity_session").where("token_hash", "=", hashToken(sessionCookie?.[1] ?? "")).execute();
     const afterSignOut = await sendRating(frontedBase, pairId, { headers: ratingHeaders(cookies) });
-    // Rated for the anonymous learner of the cookie, for whom the card is new: not for the user it guessed.
+    // Rated for the anonymous learner of the cookie, for whom the card is new: not for the user it guessed, whose
+    // record of the card holds the first rating alone.
     expect(JSON.parse(afterSignOut.body)).toMatchObject({ pair: { current_box: 2 }, learning_state: { before: "new" } });
+    const userRecord = await testDatabase.database.selectFrom("study_progress").select("review_count").where("learner_key", "=", `user:${userId}`).where("pair_id", "=", pairId).executeTakeFirstOrThrow();
+    expect(Number(userRecord.review_count)).toBe(1);
     // The same through the app alone, on another card the user rated first.
     const otherPairId = newPairId();
     await sendRating(appOnlyBase, otherPairId);

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { errorBodyOf, toHttpError, type ErrorHandlerOptions } from "../http/error-responses.ts";
 import type { FrontAnswer, FrontPostRoute } from "../http/node-front.ts";
@@ -11,7 +12,7 @@ import { hashToken } from "../identity/secrets.ts";
 import { isPossibleSessionToken } from "../identity/sessions.ts";
 import { anonymousLearner, learnerCookieName, signedInLearner, wellFormedLearnerCookie, type Learner } from "./learner.ts";
 import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
-import { countAndRateCardOfLearner, rateCardWithin, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
+import { countAndRateCardOfLearner, rateCardWithin, type CountedRating, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 import { ratingBodySchema } from "./study-validation.ts";
 
 /** A rating's request target: a plain id (no percent-encoding, which Hono would decode) and no query. */
@@ -45,6 +46,7 @@ type RatingFrontOptions = {
 export function createRatingFrontRoute(options: RatingFrontOptions): { target: RegExp; route: FrontPostRoute } {
   const { sessions, sessionUserGuesses } = options.identity.dependencies;
   const { database, clock, studyCallLimiter } = options;
+  const onPostgres = postgresPoolOf(database) !== undefined;
 
   const route: FrontPostRoute = async (request) => {
     const pairId = request.pathMatch[1];
@@ -62,9 +64,30 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     const token = request.cookie(sessionCookieName);
     const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
     let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie);
+    const answerOf = (rated: Learner, outcome: RatingOutcome): FrontAnswer => ({ status: 200, headers: answerHeaders, body: JSON.stringify(ratingAnswerOf(rated, outcome)) });
+    const failureOf = (error: unknown) => errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
     if (token !== undefined && isPossibleSessionToken(token)) {
       const tokenHash = hashToken(token);
-      const userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
+      // On PostgreSQL, rated for the session's last user in the statement that reads the session (decision 0054): it
+      // counts and writes only when the session still signs that user in, and otherwise answers whom it signs in.
+      const guessedUserId = onPostgres ? sessionUserGuesses.guessByTokenHash(tokenHash) : null;
+      let userId: string | null;
+      if (guessedUserId === null) {
+        userId = await sessions.findSignedInUserId(tokenHash, "browser", clock());
+      } else {
+        const guessed = signedInLearner(guessedUserId);
+        let counted: Awaited<ReturnType<typeof countAndRateInOneStatement>>;
+        try {
+          counted = await countAndRateInOneStatement(database, studyCallLimiter, ratingRequestOf(guessed, pairId, isCorrect, clock()), tokenHash);
+          if (counted.status === "counted") {
+            sessionUserGuesses.rememberByTokenHash(tokenHash, guessedUserId);
+            return answerOf(guessed, counted.outcome);
+          }
+        } catch (error) {
+          return failureOf(error);
+        }
+        userId = counted.signedInUserId;
+      }
       sessionUserGuesses.rememberByTokenHash(tokenHash, userId);
       if (userId !== null) learner = signedInLearner(userId);
     }
@@ -72,10 +95,13 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
 
     try {
       const rating = ratingRequestOf(learner, pairId, isCorrect, clock());
-      const outcome = await (countAndRateInOneCommit(database, studyCallLimiter, rating) ?? countAndRateInOneStatement(database, studyCallLimiter, rating));
-      return { status: 200, headers: answerHeaders, body: JSON.stringify(ratingAnswerOf(learner, outcome)) };
+      const sqliteOutcome = countAndRateInOneCommit(database, studyCallLimiter, rating);
+      if (sqliteOutcome !== undefined) return answerOf(learner, await sqliteOutcome);
+      const counted = await countAndRateInOneStatement(database, studyCallLimiter, rating);
+      if (counted.status !== "counted") throw new Error("A rating without a session to check answered that its session does not hold.");
+      return answerOf(learner, counted.outcome);
     } catch (error) {
-      return errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
+      return failureOf(error);
     }
   };
   return { target: ratingTarget, route };
@@ -103,23 +129,31 @@ function countAndRateInOneCommit(database: AtelierDatabase, limiter: StudyCallLi
 }
 
 /**
- * On PostgreSQL, the call's count and the rating in the rating's statement (decision 0053). A rating that fails took
- * its count with it in the rollback: it is counted again alone, as the routes would have counted it before rating.
+ * On PostgreSQL, the call's count and the rating in the rating's statement (decision 0053), with the session of
+ * `sessionTokenHash` read there too when given (decision 0054): the outcome, or that the session does not sign the
+ * rating's user in (nothing counted or written). A rating that fails took its count with it in the rollback: it is
+ * counted again alone, as the routes would have counted it before rating.
  */
-async function countAndRateInOneStatement(database: AtelierDatabase, limiter: StudyCallLimiter, rating: RatingRequest): Promise<RatingOutcome> {
+async function countAndRateInOneStatement(
+  database: AtelierDatabase,
+  limiter: StudyCallLimiter,
+  rating: RatingRequest,
+  sessionTokenHash?: string,
+): Promise<{ status: "counted"; outcome: RatingOutcome } | Extract<CountedRating, { status: "not-signed-in-as-rater" }>> {
   const call = limiter.countedInOwnStatement();
-  let counted: { requestCount: number; outcome: RatingOutcome | null };
+  let counted: CountedRating;
   try {
-    counted = await (countAndRateCardOfLearner(database, rating, call) as NonNullable<ReturnType<typeof countAndRateCardOfLearner>>);
+    counted = await (countAndRateCardOfLearner(database, rating, call, sessionTokenHash === undefined ? {} : { sessionTokenHash }) as Promise<CountedRating>);
   } catch (error) {
     const decision = await limiter.registerRequest(rating.learnerKey).catch(() => null);
     if (decision?.status === "limited") throw tooManyStudyCalls(decision);
     throw error;
   }
+  if (counted.status !== "counted") return counted;
   const decision = await call.decide(counted.requestCount);
   if (decision.status === "limited") throw tooManyStudyCalls(decision);
   if (counted.outcome === null) throw new Error("A rating within the study calls' limit was not rated.");
-  return counted.outcome;
+  return { status: "counted", outcome: counted.outcome };
 }
 
 /** `is_correct` of a body the study routes' validator accepts as it is, or `null` for any other body. */

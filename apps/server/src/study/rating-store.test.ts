@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
-import { countAndRateCardOfLearner, rateCardOfLearner, type RatingRequest } from "./rating-store.ts";
+import { createSessionStore } from "../identity/sessions.ts";
+import { countAndRateCardOfLearner, rateCardOfLearner, type CountedRating, type RatingRequest } from "./rating-store.ts";
 import { countMemorizedCards, deleteGroup, deleteGroupProgress, deletePair, insertGroupWithPairs, listLearnerProgress, writeProgress } from "./study-store.ts";
 
 const report = {} as Parameters<typeof insertGroupWithPairs>[1]["report"];
@@ -172,6 +173,10 @@ describe.each(testDatabaseEngines.filter((engine) => engine === "postgresql"))("
 
   const limiterOf = () => createFixedWindowRateLimiter({ database: testDatabase.database, scope: "study-api", limit, clock: () => now });
   const requestOf = (key: string, pairId: string): RatingRequest => ({ learnerKey: key, userId: null, memorizedLimit: null, pairId, isCorrect: true, now });
+  const countedOf = (answer: CountedRating | undefined) => {
+    if (answer?.status !== "counted") throw new Error(`Expected a counted rating, got ${JSON.stringify(answer)}.`);
+    return answer;
+  };
   const windowCount = async (key: string) =>
     Number((await testDatabase.database.selectFrom("rate_limit_window").select("request_count").where("client_key", "=", key).executeTakeFirst())?.request_count ?? 0);
 
@@ -182,9 +187,9 @@ describe.each(testDatabaseEngines.filter((engine) => engine === "postgresql"))("
     // each answer must still reach its own request.
     const counted = pairIds.slice(0, 5).map((pairId) => countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairId), limiter.countedInOwnStatement()));
     const uncounted = rateCardOfLearner(testDatabase.database, requestOf("anonymous:counted-first-0000000000000000000", pairIds[7] as string));
-    const answers = await Promise.all(counted);
-    expect(answers.map((answer) => answer?.requestCount)).toEqual([1, 2, 3, 4, 5]);
-    expect(answers.map((answer) => (answer?.outcome?.status === "rated" ? answer.outcome.pair.id : answer?.outcome))).toEqual([...pairIds.slice(0, 3), null, null]);
+    const answers = (await Promise.all(counted)).map(countedOf);
+    expect(answers.map((answer) => answer.requestCount)).toEqual([1, 2, 3, 4, 5]);
+    expect(answers.map((answer) => (answer.outcome?.status === "rated" ? answer.outcome.pair.id : answer.outcome))).toEqual([...pairIds.slice(0, 3), null, null]);
     expect(await uncounted).toMatchObject({ status: "rated", pair: { id: pairIds[7] } });
     expect((await listLearnerProgress(testDatabase.database, key)).map((record) => record.pairId).sort()).toEqual(pairIds.slice(0, 3).sort());
     expect(await windowCount(key)).toBe(5);
@@ -198,7 +203,7 @@ describe.each(testDatabaseEngines.filter((engine) => engine === "postgresql"))("
     const key = "user:counted-unknown";
     const hiddenPair = await testDatabase.database.selectFrom("subtitle_pair").select("id").where("group_id", "=", "hidden-calls").executeTakeFirstOrThrow();
     for (const [index, pairId] of ["no-such-pair", "nul\u0000", hiddenPair.id].entries()) {
-      expect(await countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairId), limiter.countedInOwnStatement())).toEqual({ requestCount: index + 1, outcome: { status: "not-found" } });
+      expect(await countAndRateCardOfLearner(testDatabase.database, requestOf(key, pairId), limiter.countedInOwnStatement())).toEqual({ status: "counted", requestCount: index + 1, outcome: { status: "not-found" } });
     }
     expect(await listLearnerProgress(testDatabase.database, key)).toEqual([]);
   });
@@ -226,5 +231,49 @@ describe.each(testDatabaseEngines.filter((engine) => engine === "postgresql"))("
       expect(settled.filter((outcome) => outcome.status === "rejected")).toEqual([]);
     }
     for (const key of keys) expect(await windowCount(key)).toBe(40);
+  });
+
+  it("should count and rate on a browser session only while it signs the rating's user in, reading it as the session store does", async () => {
+    const { database } = testDatabase;
+    const limiter = limiterOf();
+    const users = [
+      { id: "rater", is_active: 1 },
+      { id: "someone-else", is_active: 1 },
+      { id: "deactivated", is_active: 0 },
+    ];
+    for (const user of users) await database.insertInto("identity_user").values({ ...user, password_hash: null, created_at: "2026-01-01T00:00:00.000Z" }).execute();
+    const later = "2026-04-01T00:00:00.000Z";
+    const sessions: { hash: string; client: "browser" | "app"; user_id: string | null; expires_at: string; holds: boolean }[] = [
+      { hash: "holds", client: "browser", user_id: "rater", expires_at: later, holds: true },
+      { hash: "expires-now", client: "browser", user_id: "rater", expires_at: now.toISOString(), holds: false },
+      { hash: "expires-in-a-millisecond", client: "browser", user_id: "rater", expires_at: new Date(now.getTime() + 1).toISOString(), holds: true },
+      { hash: "of-an-app", client: "app", user_id: "rater", expires_at: later, holds: false },
+      { hash: "of-someone-else", client: "browser", user_id: "someone-else", expires_at: later, holds: false },
+      { hash: "of-a-deactivated-account", client: "browser", user_id: "deactivated", expires_at: later, holds: false },
+      { hash: "signed-out", client: "browser", user_id: null, expires_at: later, holds: false },
+    ];
+    for (const [index, session] of sessions.entries()) {
+      await database
+        .insertInto("identity_session")
+        .values({ id: `session-${index}`, token_hash: session.hash, number: index + 1, client: session.client, user_id: session.user_id, methods_json: "[]", pending_json: null, ip: "", user_agent: "", created_at: "2026-01-01T00:00:00.000Z", last_seen_at: "2026-01-01T00:00:00.000Z", expires_at: session.expires_at })
+        .execute();
+    }
+    const sessionStore = createSessionStore({ database });
+    for (const [index, session] of [...sessions, { hash: "no-such-session", holds: false }].entries()) {
+      const key = "user:rater";
+      const pairId = pairIds[index] as string;
+      const before = await windowCount(key);
+      const answer = await countAndRateCardOfLearner(database, { ...requestOf(key, pairId), userId: "rater" }, limiter.countedInOwnStatement(), { sessionTokenHash: session.hash });
+      const signedInUserId = await sessionStore.findSignedInUserId(session.hash, "browser", now);
+      const rated = (await listLearnerProgress(database, key)).some((record) => record.pairId === pairId);
+      if (session.holds) {
+        expect(signedInUserId).toBe("rater");
+        expect(answer).toMatchObject({ status: "counted", requestCount: before + 1, outcome: { status: "rated" } });
+        expect(rated).toBe(true);
+      } else {
+        expect(answer).toEqual({ status: "not-signed-in-as-rater", signedInUserId });
+        expect([rated, await windowCount(key)]).toEqual([false, before]);
+      }
+    }
   });
 });

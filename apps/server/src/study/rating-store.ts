@@ -135,16 +135,27 @@ const progressColumns = ["box", "review_count", "correct_count", "studied_at", "
 const caseOfBox = (firstParameter: number) => `CASE coalesce(before.box, ${FIRST_BOX}) ${boxes.map((box, index) => `WHEN ${box} THEN $${firstParameter + index}`).join(" ")} END`;
 
 /**
- * A rating on PostgreSQL, after the learner's lock: the call counted in the study calls' limit when asked ($19–$21:
- * scope, window, limit; the node front's rating), the pair and whether the learner may see it, their record, their
- * memorized count, and the rated record written (when the pair is visible and both limits allow) and returned.
+ * A rating on PostgreSQL, after the learner's lock: the user a browser session's token ($22, hashed) signs in, and
+ * whether that is the rating's user ($3; always when no token is given); the call counted in the study calls' limit
+ * when asked ($19–$21: scope, window, limit); the pair and whether the learner may see it, their record, their
+ * memorized count, and the rated record written (when the session holds, the pair is visible and both limits allow)
+ * and returned. A session that does not hold counts and writes nothing. The session is read as
+ * `sessions.findSignedInUserId` reads it: a browser session, not expired at the rating's moment ($18), of an active
+ * account.
  */
 const rateOnPostgres: SessionPreparedStatement = {
-  name: "atelier_rate_card_2",
-  parameterTypes: ["text", "text", "text", "integer", ...boxes.map(() => "integer"), ...boxes.map(() => "text"), "integer", "integer", "text", "text", "text", "text", "integer"],
-  sql: `WITH call_count AS (
+  name: "atelier_rate_card_3",
+  parameterTypes: ["text", "text", "text", "integer", ...boxes.map(() => "integer"), ...boxes.map(() => "text"), "integer", "integer", "text", "text", "text", "text", "integer", "text"],
+  sql: `WITH signed_in AS (
+      SELECT (
+        SELECT session.user_id FROM identity_session AS session JOIN identity_user AS account ON account.id = session.user_id
+        WHERE session.token_hash = $22 AND session.client = 'browser' AND session.expires_at > $18 COLLATE "C" AND account.is_active = 1
+      ) AS user_id
+    ), learner AS (
+      SELECT ($22::text IS NULL OR coalesce(signed_in.user_id = $3, FALSE)) AS holds FROM signed_in
+    ), call_count AS (
       INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
-      SELECT $19, $1, $20, 1 WHERE $19::text IS NOT NULL
+      SELECT $19, $1, $20, 1 FROM learner WHERE $19::text IS NOT NULL AND learner.holds
       ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + 1
       RETURNING request_count
     ), target AS (
@@ -159,18 +170,19 @@ const rateOnPostgres: SessionPreparedStatement = {
       INSERT INTO study_progress (learner_key, pair_id, group_id, ${progressColumns.join(", ")}, updated_at)
       SELECT $1, target.id, target.group_id, ${caseOfBox(5)}, coalesce(before.review_count, 0) + $15, coalesce(before.correct_count, 0) + $16,
         before.studied_at, $17, ${caseOfBox(10)}, $18
-      FROM target CROSS JOIN counted LEFT JOIN before ON TRUE
-      WHERE target.visible AND ($4::integer IS NULL OR counted.memorized < $4) AND coalesce((SELECT request_count FROM call_count) <= $21, TRUE)
+      FROM target CROSS JOIN counted CROSS JOIN learner LEFT JOIN before ON TRUE
+      WHERE learner.holds AND target.visible AND ($4::integer IS NULL OR counted.memorized < $4) AND coalesce((SELECT request_count FROM call_count) <= $21, TRUE)
       ON CONFLICT (learner_key, pair_id) DO UPDATE SET ${progressColumns.map((column) => `${column} = excluded.${column}`).join(", ")}, updated_at = excluded.updated_at
       RETURNING ${progressColumns.join(", ")}
     )
     SELECT target.id, target.group_id, target.visible, counted.memorized, (SELECT request_count FROM call_count) AS call_count,
+      signed_in.user_id AS signed_in_user_id, learner.holds AS session_holds,
       ${progressColumns.map((column) => `before.${column} AS before_${column}`).join(", ")},
       ${progressColumns.map((column) => `saved.${column} AS saved_${column}`).join(", ")}
-    FROM counted LEFT JOIN target ON TRUE LEFT JOIN before ON TRUE LEFT JOIN saved ON TRUE`,
+    FROM counted CROSS JOIN signed_in CROSS JOIN learner LEFT JOIN target ON TRUE LEFT JOIN before ON TRUE LEFT JOIN saved ON TRUE`,
 };
 
-type PostgresRatingRow = { id: string | null; group_id: string | null; visible: boolean | null; memorized: string | number; call_count: string | number | null } & {
+type PostgresRatingRow = { id: string | null; group_id: string | null; visible: boolean | null; memorized: string | number; call_count: string | number | null; signed_in_user_id: string | null; session_holds: boolean } & {
   [Column in (typeof progressColumns)[number] as `before_${Column}` | `saved_${Column}`]: string | number | null;
 };
 
@@ -190,14 +202,21 @@ function progressFromColumns(pairId: string, row: PostgresRatingRow, prefix: "be
 /** The study call's window a rating counts itself in, in its own statement: see `countAndRateCardOfLearner`. */
 export type CallWindow = { scope: string; windowStart: string; maximumRequests: number };
 
-/** A rating of the batch, with the window to count it in when its caller has not counted it. */
-type PostgresRating = { request: RatingRequest; call: CallWindow | null };
+/**
+ * A rating of the batch, with the window to count it in when its caller has not counted it, and the hash of the
+ * browser session's token that must sign its user in when its caller has not read the session.
+ */
+type PostgresRating = { request: RatingRequest; call: CallWindow | null; sessionTokenHash: string | null };
 
-/** A rating's answer: the window's new count when it was counted (`null` otherwise), and what was rated (`null` over the calls' limit). */
-type PostgresRatingAnswer = { requestCount: number | null; outcome: RatingOutcome | null };
+/**
+ * A rating's answer: the session's user and whether it is the rating's (when a token was given); the window's new
+ * count when it was counted (`null` otherwise), and what was rated (`null` over the calls' limit or when the session
+ * did not hold: nothing was counted or written then).
+ */
+type PostgresRatingAnswer = { signedInUserId: string | null; sessionHolds: boolean; requestCount: number | null; outcome: RatingOutcome | null };
 
 /** What the rating statement's values are for one request (the engine's table included). */
-function postgresValuesOf({ request, call }: PostgresRating): LiteralValue[] {
+function postgresValuesOf({ request, call, sessionTokenHash }: PostgresRating): LiteralValue[] {
   const rating = describeRating(request.isCorrect, request.now);
   return [
     request.learnerKey,
@@ -213,14 +232,18 @@ function postgresValuesOf({ request, call }: PostgresRating): LiteralValue[] {
     call?.scope ?? null,
     call?.windowStart ?? null,
     call?.maximumRequests ?? null,
+    sessionTokenHash,
   ];
 }
 
 function answerOfPostgresRow(row: PostgresRatingRow | undefined, call: CallWindow | null): PostgresRatingAnswer {
-  const requestCount = row?.call_count === undefined || row.call_count === null ? null : Number(row.call_count);
+  if (row === undefined) throw new Error("The rating's statement returned no row.");
+  const session = { signedInUserId: row.signed_in_user_id, sessionHolds: row.session_holds };
+  if (!row.session_holds) return { ...session, requestCount: null, outcome: null };
+  const requestCount = row.call_count === null ? null : Number(row.call_count);
   if (call !== null && requestCount === null) throw new Error("The rating's count of the study call returned no row.");
-  if (call !== null && requestCount !== null && requestCount > call.maximumRequests) return { requestCount, outcome: null };
-  return { requestCount, outcome: outcomeOfPostgresRow(row) };
+  if (call !== null && requestCount !== null && requestCount > call.maximumRequests) return { ...session, requestCount, outcome: null };
+  return { ...session, requestCount, outcome: outcomeOfPostgresRow(row) };
 }
 
 function outcomeOfPostgresRow(row: PostgresRatingRow | undefined): RatingOutcome {
@@ -287,24 +310,38 @@ export async function rateCardOfLearner(database: Executor, request: RatingReque
   if (!isPossibleId(request.pairId)) return { status: "not-found" };
   const pool = postgresPoolOf(database);
   if (pool === undefined) return rateInTransaction(database, request);
-  return (await ratingBatcherOf(pool)({ request, call: null })).outcome as RatingOutcome;
+  return (await ratingBatcherOf(pool)({ request, call: null, sessionTokenHash: null })).outcome as RatingOutcome;
 }
 
 /**
+ * What `countAndRateCardOfLearner` answers: the call counted (the window's new count) and what was rated, `null` when
+ * the count is over the limit; or, for a rating made on the session's guessed user, that the session signs another
+ * user in or none (`signedInUserId`), and nothing was counted or written.
+ */
+export type CountedRating = { status: "counted"; requestCount: number; outcome: RatingOutcome | null } | { status: "not-signed-in-as-rater"; signedInUserId: string | null };
+
+/**
  * On PostgreSQL, a rating that counts its own study call in the window `call`, in the rating's statement: one round
- * trip fewer than counting first (decision 0053). The window's new count, and what was rated, or `null` when the count
- * is over the limit (nothing was written). When the rating fails, its count is rolled back with it. `undefined` on
- * SQLite, where the caller counts in the turn's shared commit (`registerRequestWithin`).
+ * trip fewer than counting first (decision 0053). With `sessionTokenHash`, the statement also reads the browser
+ * session of that token, and counts and rates only when it signs in the rating's user (`request.userId`): a caller
+ * that guessed the session's user reads the session and rates in one round trip (decision 0054). Nothing is written
+ * over the limit; when the rating fails, its count is rolled back with it. `undefined` on SQLite, where the caller
+ * counts in the turn's shared commit (`registerRequestWithin`).
  *
  * @example
  * const call = studyCallLimiter.countedInOwnStatement();
- * const counted = await countAndRateCardOfLearner(database, request, call);
- * const decision = await call.decide(counted.requestCount);
+ * const counted = await countAndRateCardOfLearner(database, request, call, { sessionTokenHash });
+ * if (counted?.status === "counted") decision = await call.decide(counted.requestCount);
  */
-export function countAndRateCardOfLearner(database: Executor, request: RatingRequest, call: CallWindow): Promise<{ requestCount: number; outcome: RatingOutcome | null }> | undefined {
+export function countAndRateCardOfLearner(database: Executor, request: RatingRequest, call: CallWindow, options: { sessionTokenHash?: string } = {}): Promise<CountedRating> | undefined {
   const pool = postgresPoolOf(database);
   if (pool === undefined) return undefined;
+  const sessionTokenHash = options.sessionTokenHash ?? null;
+  if (sessionTokenHash !== null && request.userId === null) throw new TypeError("A rating checked against a session needs the user it guessed.");
   // An id that cannot be a pair's is still counted: the limit counts before anything is validated.
   const rating = isPossibleId(request.pairId) ? request : { ...request, pairId: "" };
-  return ratingBatcherOf(pool)({ request: rating, call }).then(({ requestCount, outcome }) => ({ requestCount: requestCount as number, outcome }));
+  return ratingBatcherOf(pool)({ request: rating, call, sessionTokenHash }).then((answer): CountedRating => {
+    if (!answer.sessionHolds) return { status: "not-signed-in-as-rater", signedInUserId: answer.signedInUserId };
+    return { status: "counted", requestCount: answer.requestCount as number, outcome: answer.outcome };
+  });
 }
