@@ -207,6 +207,27 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     expect(JSON.parse((await sendRating(appOnlyBase, otherPairId, { headers: ratingHeaders(cookies) })).body)).toMatchObject({ learning_state: { before: "new" } });
   });
 
+  it("should rate each of ratings sent at once while the session ends exactly once, for the user or for the cookie", async () => {
+    const signIn = await sendForParity(appOnlyBase, "/_allauth/browser/v1/auth/login", {
+      method: "POST",
+      headers: [["Content-Type", "application/json"], ["Origin", origin], ["X-CSRFToken", csrf], ["Cookie", `csrftoken=${csrf}`]],
+      body: JSON.stringify({ email: "rating-front@example.ch", password: "correct horse battery" }),
+    });
+    const token = /sessionid=([^;]+)/.exec(signIn.headers["set-cookie"] ?? "")?.[1] ?? "";
+    const cookies = `sessionid=${token}; ${learnerCookie}; csrftoken=${csrf}`;
+    const pairId = newPairId();
+    expect((await sendRating(frontedBase, pairId, { headers: ratingHeaders(cookies) })).status).toBe(200);
+    // Five more (the window holds six a learner), and the sign-out of another process among them.
+    const [answers] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, () => sendRating(frontedBase, pairId, { headers: ratingHeaders(cookies) }))),
+      testDatabase.database.deleteFrom("identity_session").where("token_hash", "=", hashToken(token)).execute(),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    const reviews = await testDatabase.database.selectFrom("study_progress").select(["learner_key", "review_count"]).where("pair_id", "=", pairId).execute();
+    expect(reviews.map((row) => row.learner_key).every((key) => key === `user:${userId}` || key.startsWith("anonymous:"))).toBe(true);
+    expect(reviews.reduce((sum, row) => sum + Number(row.review_count), 0)).toBe(6);
+  });
+
   it("should leave a rating with a chunked body to the app", async () => {
     const before = answeredInFront;
     const pairId = newPairId();
