@@ -12,12 +12,12 @@ const { loadSeconds, loadLearners } = resilienceSettings;
 const loadEnvironment = { STUDY_RATE_LIMIT: "1000000/1m" };
 const summaries = new Map<"sqlite" | "postgresql", StudyLoadSummary>();
 
-async function loadOneEngine(server: RunningAtelierServer): Promise<StudyLoadSummary> {
+async function loadOneEngine(server: RunningAtelierServer, engine: "sqlite" | "postgresql"): Promise<StudyLoadSummary> {
   const agent = createLoadAgent(loadLearners + 10);
   try {
     const { groupId, pairCount } = await seedPublicGroup(server, agent);
     expect(pairCount).toBe(200);
-    const result = await runStudyLoad({ server, agent, groupId, learners: loadLearners, durationMilliseconds: loadSeconds * 1000 });
+    const result = await runStudyLoad({ server, agent, groupId, learners: loadLearners, durationMilliseconds: loadSeconds * 1000, measureCpuOf: { serverPid: server.pid, postgres: engine === "postgresql" } });
     return summarizeStudyLoad(result);
   } finally {
     await agent.close();
@@ -38,6 +38,7 @@ afterAll(() => {
     "Latencies are of successful requests, measured by the client from sending to the end of the body; errors count every non-2xx answer and network error.",
     "steady*: the same percentiles over the requests sent after the first warmUpSeconds, once every learner is under way (the whole run's include the 200 first requests, sent at one instant to a server just started).",
     "SQLite: a new file in a temporary DATA_DIR. PostgreSQL: a new database on the machine's shared server, dropped afterwards.",
+    "*CpuMicrosecondsPerRequest (Linux): CPU time over the run divided by its requests, of the server's process, of every PostgreSQL process of the machine (a floor: a process that ended during the run is not counted) and of the learners' process; coresBusy: the three together over the run's seconds. Latency alone cannot tell a slower machine from more work a request.",
   ]);
   console.info(`Results written to ${filePath}`);
 });
@@ -48,7 +49,7 @@ describe("given 200 learners studying one public group at once", () => {
     async () => {
       const server = await startAtelierServer({ environment: loadEnvironment });
       try {
-        const summary = await loadOneEngine(server);
+        const summary = await loadOneEngine(server, "sqlite");
         console.info(formatStudyLoadSummary("SQLite", summary));
         summaries.set("sqlite", summary);
         expect(summary.errorsByStatus).toEqual({});
@@ -66,7 +67,7 @@ describe("given 200 learners studying one public group at once", () => {
       const database = await createSharedPostgresDatabase();
       const server = await startAtelierServer({ environment: { ...loadEnvironment, DATABASE_URL: database.url } });
       try {
-        const summary = await loadOneEngine(server);
+        const summary = await loadOneEngine(server, "postgresql");
         console.info(formatStudyLoadSummary("PostgreSQL", summary));
         summaries.set("postgresql", summary);
         expect(summary.errorsByStatus).toEqual({});

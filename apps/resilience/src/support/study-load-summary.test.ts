@@ -38,3 +38,20 @@ describe("given a load run whose first requests were slow", () => {
     expect(summarizeStudyLoad(runOf(samples), 6_500)).toMatchObject({ steadyP99Milliseconds: 40, steadyLoadP99Milliseconds: Number.NaN });
   });
 });
+
+describe("given a load run whose CPU time was measured", () => {
+  const samples = [sample("load", 0, 10), sample("rate", 10, 5), sample("rate", 20, 5), sample("rate", 30, 500, 503)];
+
+  it("should give each process's CPU time a request, failed requests included, and the cores they kept busy", () => {
+    const summary = summarizeStudyLoad({ ...runOf(samples), cpuSeconds: { server: 0.002, postgres: 0.001, learners: 0.0004 } });
+    expect(summary).toMatchObject({ serverCpuMicrosecondsPerRequest: 500, postgresCpuMicrosecondsPerRequest: 250, learnersCpuMicrosecondsPerRequest: 100, coresBusy: 0 });
+    expect(summarizeStudyLoad({ ...runOf(samples), seconds: 0.001, cpuSeconds: { server: 0.002, postgres: null, learners: 0.0005 } })).toMatchObject({ coresBusy: 2.5 });
+  });
+
+  it("should leave out what could not be read, and every CPU figure when nothing was measured", () => {
+    const summary = summarizeStudyLoad({ ...runOf(samples), cpuSeconds: { server: null, postgres: null, learners: 0.0004 } });
+    expect(summary).not.toHaveProperty("serverCpuMicrosecondsPerRequest");
+    expect(summary).not.toHaveProperty("postgresCpuMicrosecondsPerRequest");
+    expect(summarizeStudyLoad(runOf(samples))).not.toHaveProperty("learnersCpuMicrosecondsPerRequest");
+  });
+});

@@ -1,5 +1,7 @@
+import os from "node:os";
 import type { Agent } from "undici";
 import { percentile, roundMilliseconds } from "./latency.ts";
+import { cpuSecondsBetween, cpuSecondsOfProcess, cpuSecondsOfProcessesNamed } from "./process-cpu.ts";
 import { StudyClient, type StudyAnswer } from "./study-client.ts";
 
 export type RequestKind = "load" | "rate";
@@ -24,7 +26,15 @@ export type StudyLoadOptions = {
   pauseAfterErrorMilliseconds?: number;
   /** Updated as the load goes, for a test that acts in the middle of it. */
   progress?: StudyLoadProgress;
+  /**
+   * Whose CPU time to measure over the run (on Linux): the server's process, and whether the machine's PostgreSQL
+   * processes too. The learners' (this process) is measured whenever this is given.
+   */
+  measureCpuOf?: { serverPid: number; postgres: boolean };
 };
+
+/** CPU seconds used during the run; null where it could not be read (no `/proc`, or not asked for). */
+export type StudyLoadCpuSeconds = { server: number | null; postgres: number | null; learners: number };
 
 export type StudyLoadProgress = { started: boolean; acknowledgedRatings: number };
 
@@ -37,6 +47,8 @@ export type StudyLoadResult = {
   acknowledgedRatings: AcknowledgedRating[];
   /** Per learner key, the pairs whose rating was sent but not answered 200: the server may or may not have saved it. */
   uncertainRatings: Map<string, string[]>;
+  /** When `measureCpuOf` was given. */
+  cpuSeconds?: StudyLoadCpuSeconds;
 };
 
 const defaultSessionCardCount = 5;
@@ -60,6 +72,8 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   const clients = Array.from({ length: options.learners }, () => new StudyClient(options.server, options.agent));
   await Promise.all(clients.map((client) => client.fetchCsrfToken()));
 
+  const cpu = options.measureCpuOf;
+  const cpuBefore = cpu && { server: cpuSecondsOfProcess(cpu.serverPid), postgres: cpu.postgres ? cpuSecondsOfProcessesNamed("postgres") : null, learners: process.cpuUsage() };
   const startedAt = performance.now();
   if (options.progress) options.progress.started = true;
   const deadline = startedAt + options.durationMilliseconds;
@@ -104,7 +118,19 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   }
 
   await Promise.all(clients.map((client, index) => study(client, index)));
-  return { learners: options.learners, seconds: (performance.now() - startedAt) / 1000, startedAt, samples, acknowledgedRatings, uncertainRatings };
+  const seconds = (performance.now() - startedAt) / 1000;
+  let cpuSeconds: StudyLoadCpuSeconds | undefined;
+  if (cpu && cpuBefore) {
+    const serverAfter = cpuSecondsOfProcess(cpu.serverPid);
+    const postgresAfter = cpu.postgres ? cpuSecondsOfProcessesNamed("postgres") : null;
+    const learners = process.cpuUsage(cpuBefore.learners);
+    cpuSeconds = {
+      server: serverAfter === null || cpuBefore.server === null ? null : serverAfter - cpuBefore.server,
+      postgres: postgresAfter === null || cpuBefore.postgres === null ? null : cpuSecondsBetween(cpuBefore.postgres, postgresAfter),
+      learners: (learners.user + learners.system) / 1e6,
+    };
+  }
+  return { learners: options.learners, seconds, startedAt, samples, acknowledgedRatings, uncertainRatings, ...(cpuSeconds && { cpuSeconds }) };
 }
 
 export type StudyLoadSummary = {
@@ -129,6 +155,16 @@ export type StudyLoadSummary = {
   steadyP99Milliseconds: number;
   steadyLoadP99Milliseconds: number;
   steadyRateP99Milliseconds: number;
+  /**
+   * CPU time a request of the run, in µs, when it was measured: the server's process, the machine's PostgreSQL
+   * processes (every database's, autovacuum included) and the learners' (this process, the test runner's share
+   * included); and how many cores the three kept busy on average. What latency cannot tell apart: a slower machine,
+   * or more work a request.
+   */
+  serverCpuMicrosecondsPerRequest?: number;
+  postgresCpuMicrosecondsPerRequest?: number;
+  learnersCpuMicrosecondsPerRequest?: number;
+  coresBusy?: number;
 };
 
 /**
@@ -172,6 +208,20 @@ export function summarizeStudyLoad(result: StudyLoadResult, warmUpMilliseconds =
     steadyP99Milliseconds: roundMilliseconds(percentile(steady.map((sample) => sample.milliseconds), 99)),
     steadyLoadP99Milliseconds: roundMilliseconds(percentile(steadyOfKind("load"), 99)),
     steadyRateP99Milliseconds: roundMilliseconds(percentile(steadyOfKind("rate"), 99)),
+    ...cpuFiguresOf(result),
+  };
+}
+
+function cpuFiguresOf(result: StudyLoadResult): Partial<StudyLoadSummary> {
+  const cpu = result.cpuSeconds;
+  if (cpu === undefined || result.samples.length === 0) return {};
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / result.samples.length);
+  const busySeconds = (cpu.server ?? 0) + (cpu.postgres ?? 0) + cpu.learners;
+  return {
+    ...(cpu.server !== null && { serverCpuMicrosecondsPerRequest: perRequest(cpu.server) }),
+    ...(cpu.postgres !== null && { postgresCpuMicrosecondsPerRequest: perRequest(cpu.postgres) }),
+    learnersCpuMicrosecondsPerRequest: perRequest(cpu.learners),
+    coresBusy: Math.round((busySeconds / result.seconds) * 100) / 100,
   };
 }
 
@@ -182,6 +232,17 @@ export function formatStudyLoadSummary(label: string, summary: StudyLoadSummary)
     `${summary.errors > 0 ? ` ${JSON.stringify(summary.errorsByStatus)}` : ""}; ${summary.requestsPerSecond} requests/s (${summary.ratingsPerSecond} ratings/s); ` +
     `p50 ${summary.p50Milliseconds} ms, p99 ${summary.p99Milliseconds} ms, max ${summary.maximumMilliseconds} ms ` +
     `(load p50/p99 ${summary.loadP50Milliseconds}/${summary.loadP99Milliseconds} ms, rate ${summary.rateP50Milliseconds}/${summary.rateP99Milliseconds} ms); ` +
-    `after the first ${summary.warmUpSeconds} s: p50 ${summary.steadyP50Milliseconds} ms, p99 ${summary.steadyP99Milliseconds} ms (load p99 ${summary.steadyLoadP99Milliseconds} ms, rate p99 ${summary.steadyRateP99Milliseconds} ms)`
+    `after the first ${summary.warmUpSeconds} s: p50 ${summary.steadyP50Milliseconds} ms, p99 ${summary.steadyP99Milliseconds} ms (load p99 ${summary.steadyLoadP99Milliseconds} ms, rate p99 ${summary.steadyRateP99Milliseconds} ms)` +
+    formatCpu(summary)
   );
+}
+
+function formatCpu(summary: StudyLoadSummary): string {
+  if (summary.learnersCpuMicrosecondsPerRequest === undefined) return "";
+  const parts = [
+    summary.serverCpuMicrosecondsPerRequest === undefined ? null : `server ${summary.serverCpuMicrosecondsPerRequest} µs`,
+    summary.postgresCpuMicrosecondsPerRequest === undefined ? null : `PostgreSQL ${summary.postgresCpuMicrosecondsPerRequest} µs`,
+    `learners ${summary.learnersCpuMicrosecondsPerRequest} µs`,
+  ].filter((part) => part !== null);
+  return `; CPU a request: ${parts.join(", ")} (${summary.coresBusy} of ${os.availableParallelism()} cores busy)`;
 }
