@@ -21,13 +21,17 @@ const recordArbitrary = fc.record({
   dueAt: fc.constantFrom(...dueDates),
 });
 
-const pairArbitrary = fc.record({
-  // Now and then a wide gap, so the walk along positions needs more than its first slice.
-  gapBefore: fc.constantFrom(1, 1, 1, 2, 3, 90),
-  hidden: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
-  record: fc.option(recordArbitrary, { freq: 2 }),
-  otherLearnerRecord: fc.option(recordArbitrary, { freq: 3 }),
-});
+function pairFields() {
+  return {
+    // Now and then a wide gap, so the walk along positions needs more than its first slice.
+    gapBefore: fc.constantFrom(1, 1, 1, 2, 3, 90),
+    hidden: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
+    record: fc.option(recordArbitrary, { freq: 2 }),
+    otherLearnerRecord: fc.option(recordArbitrary, { freq: 3 }),
+  };
+}
+
+const pairArbitrary = fc.record(pairFields());
 
 const configArbitrary: fc.Arbitrary<SessionConfig> = fc.record(
   {
@@ -137,6 +141,27 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
   ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, options) => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
+        const { groupId, pairs } = await storeGroup(generatedPairs);
+        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
+        expect(chosen).toEqual(expectedCards(pairs, config));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  // Decision 0055: on PostgreSQL a test session of a whole short film, every learning state, is chosen class by class
+  // once every card is started. The generated groups are often fully started (no new card), so that every class's
+  // condition is tried; `byClassUpToPairs` 1 takes the two steps through the same statement. SQLite keeps its own way.
+  const fullyStartedGroupArbitrary = fc.array(fc.record({ ...pairFields(), record: recordArbitrary }), { maxLength: 12 });
+  it.each([
+    ["as the server chooses", {}],
+    ["class by class, on any film", { byClassUpToPairs: Number.MAX_SAFE_INTEGER }],
+    ["class by class only for a film of one pair", { byClassUpToPairs: 1 }],
+    ["never class by class", { byClassUpToPairs: 0 }],
+  ])("should choose a test session of the whole group as selectSessionCards does, %s", async (_path, options) => {
+    const wholeGroupTest = fc.record({ mode: fc.constant("test" as const), range: fc.constant("all" as const), cardCount: fc.integer({ min: 1, max: 14 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, async (generatedPairs: GeneratedPair[], config) => {
         const { groupId, pairs } = await storeGroup(generatedPairs);
         const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
         expect(chosen).toEqual(expectedCards(pairs, config));
