@@ -149,16 +149,14 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     );
   });
 
-  // Decision 0055: on PostgreSQL a test session of a whole short film, every learning state, is chosen class by class
-  // once every card is started. The generated groups are often fully started (no new card), so that every class's
-  // condition is tried; `byClassUpToPairs` 1 takes the two steps through the same statement. SQLite keeps its own way.
+  // The load's test sessions (decision 0055): the whole group, every learning state, often once every card is started,
+  // which the generated configs above seldom combine.
   const fullyStartedGroupArbitrary = fc.array(fc.record({ ...pairFields(), record: recordArbitrary }), { maxLength: 12 });
   it.each([
     ["as the server chooses", {}],
-    ["class by class, on any film", { byClassUpToPairs: Number.MAX_SAFE_INTEGER }],
-    ["class by class only for a film of one pair", { byClassUpToPairs: 1 }],
-    ["never class by class", { byClassUpToPairs: 0 }],
-  ])("should choose a test session of the whole group as selectSessionCards does, %s", async (_path, options) => {
+    ["in two steps", { oneStatementUpToPositions: 0 }],
+    ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
+  ])("should choose a test session of the whole group as selectSessionCards does, started or not, %s", async (_path, options) => {
     const wholeGroupTest = fc.record({ mode: fc.constant("test" as const), range: fc.constant("all" as const), cardCount: fc.integer({ min: 1, max: 14 }) });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, async (generatedPairs: GeneratedPair[], config) => {

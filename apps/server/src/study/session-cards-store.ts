@@ -1,5 +1,5 @@
 import { FIRST_BOX, MEMORIZED_BOX, type BoxNumber, type CardLearningState, type SessionSelection } from "@atelier/leitner";
-import { PostgresAdapter, sql, type AliasedExpression, type Compilable, type RawBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
+import { PostgresAdapter, sql, type Compilable, type Kysely, type SelectQueryBuilder, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { preparedQueriesPerShape, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
@@ -49,11 +49,9 @@ function isInLearningStates(states: readonly CardLearningState[]) {
 }
 
 // `needs-practice-now` and `box` of the engine's order; due dates are `toISOString()` text, which sorts as time does.
-function needsPracticeNow(dueAtOrBefore: string, isNew: RawBuilder<SqlBool> = isNewCard) {
-  return sql<number>`case when ${isNew} or sp.due_at is null or sp.due_at <= ${dueAtOrBefore} then 0 else 1 end`;
+function needsPracticeNow(dueAtOrBefore: string) {
+  return sql<number>`case when ${isNewCard} or sp.due_at is null or sp.due_at <= ${dueAtOrBefore} then 0 else 1 end`;
 }
-// A record's own test, without the missing record's: `isNewCard` where `sp` is a record of the table, not a left join's.
-const isNewRecord = sql<SqlBool>`(sp.review_count = 0 and sp.studied_at is null)`;
 const currentBox = sql<number>`coalesce(sp.box, ${FIRST_BOX})`;
 
 /**
@@ -233,20 +231,12 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
   for (const key of shape.order) ordered = ordered.orderBy(key === "position" ? "p.position" : key);
   if (shape.limited) ordered = ordered.limit(limit);
   if (shape.context === "every-pair") return ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]);
-  return withNeighbourLines(database, ordered.as("selected"), learnerKey, groupId, shape.order);
-}
-
-/** The columns of a chosen card before its context lines are added. */
-type ChosenCardRow = { id: string; position: number; english: string; swedish: string; confidence: number; box: number; urgency: number };
-
-/** Chosen cards, each with the studied pair just before and just after it (its context lines), in `order`. */
-function withNeighbourLines(database: Kysely<DatabaseSchema>, selected: AliasedExpression<ChosenCardRow, "selected">, learnerKey: string, groupId: string, order: readonly (keyof SortKeys)[]) {
   const neighbour = (direction: "before" | "after") =>
     sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
   let withNeighbours = database
     .selectFrom(
       database
-        .selectFrom(selected)
+        .selectFrom(ordered.as("selected"))
         .select(["selected.id", "selected.position", "selected.english", "selected.swedish", "selected.confidence", "selected.box", "selected.urgency"])
         .select([neighbour("before").as("before_id"), neighbour("after").as("after_id")])
         .as("card"),
@@ -266,7 +256,7 @@ function withNeighbourLines(database: Kysely<DatabaseSchema>, selected: AliasedE
       "after.english as after_english",
       "after.swedish as after_swedish",
     ]);
-  for (const key of order) withNeighbours = withNeighbours.orderBy(`card.${key}`);
+  for (const key of shape.order) withNeighbours = withNeighbours.orderBy(`card.${key}`);
   return withNeighbours;
 }
 
@@ -320,136 +310,16 @@ async function selectFirstStepAndRest(database: Executor, scope: Scope, firstSte
     database,
     `first step and rest ${JSON.stringify([firstStep, rest])}`,
     (built, learnerKeyValue: string, groupIdValue: string, fromValue: number, sliceEndValue: number, toValue: number, dueAtOrBeforeValue: string, limitValue: number) => {
-      const query = firstStepAndRestQuery(built, firstStep, rest, learnerKeyValue, groupIdValue, fromValue, sliceEndValue, toValue, dueAtOrBeforeValue, limitValue);
+      const firstStepCards = orderedCardsQuery(built, { ...firstStep, limited: true }, learnerKeyValue, groupIdValue, fromValue, sliceEndValue, fromValue, sliceEndValue, dueAtOrBeforeValue, limitValue);
+      const restCards = orderedCardsQuery(built, { ...rest, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
+      const studiedPairBeyondSlice = studiedPairsOf(built, learnerKeyValue, groupIdValue).where("p.position", ">", sliceEndValue);
+      // The first step's cards sort before the rest's in (urgency, box): the order of the two steps in one.
+      const query = sql<CardRow>`select * from (with first_step as materialized (${firstStepCards}) select * from first_step union all select * from (${restCards}) as rest where (select count(*) from first_step) < ${limitValue} and not exists (${studiedPairBeyondSlice})) as cards order by urgency, box, position`;
       return { compile: () => query.compile(built) };
     },
     [scope.learnerKey, scope.groupId, belowEveryPosition, sliceEnd, aboveEveryPosition, dueAtOrBefore, limit],
   );
-  return firstStepAndRestOf(rows);
-}
-
-function firstStepAndRestOf(rows: readonly CardRow[]): FirstStepAndRest {
   return { first: rows.filter(isOfTheFirstStep).map(toSessionCard), rest: rows.filter((row) => !isOfTheFirstStep(row)).map(toSessionCard) };
-}
-
-function firstStepAndRestQuery(
-  built: Kysely<DatabaseSchema>,
-  firstStep: Omit<CandidatesShape, "limited">,
-  rest: Omit<CandidatesShape, "limited">,
-  learnerKey: string,
-  groupId: string,
-  from: number,
-  sliceEnd: number,
-  to: number,
-  dueAtOrBefore: string,
-  limit: number,
-) {
-  const firstStepCards = orderedCardsQuery(built, { ...firstStep, limited: true }, learnerKey, groupId, from, sliceEnd, from, sliceEnd, dueAtOrBefore, limit);
-  const restCards = orderedCardsQuery(built, { ...rest, limited: true }, learnerKey, groupId, from, to, from, to, dueAtOrBefore, limit);
-  const studiedPairBeyondSlice = studiedPairsOf(built, learnerKey, groupId).where("p.position", ">", sliceEnd);
-  // The first step's cards sort before the rest's in (urgency, box): the order of the two steps in one.
-  return sql<CardRow>`select * from (with first_step as materialized (${firstStepCards}) select * from first_step union all select * from (${restCards}) as rest where (select count(*) from first_step) < ${limit} and not exists (${studiedPairBeyondSlice})) as cards order by urgency, box, position`;
-}
-
-/**
- * On PostgreSQL, a test session over the whole of a film of at most this many pairs, once the learner has started
- * every card of it, is chosen class by class (decision 0055).
- */
-const byClassUpToPairsDefault = 512;
-
-/** The classes of test order, in order: cards needing practice now (0) first, then by box. */
-const testOrderClasses = [0, 1].flatMap((urgency) => Array.from({ length: MEMORIZED_BOX - FIRST_BOX + 1 }, (_, index) => ({ urgency, box: FIRST_BOX + index })));
-
-type ByClassRow = CardRow & { kind: "card" | "by-class" | "first-step-and-rest" };
-
-/**
- * On PostgreSQL, a test session over the whole group, `limit` cards: class by class when the group has at most
- * `maximumPairs` pairs and the learner has started every one they study; otherwise the first step and the rest, as
- * `selectFirstStepAndRest` reads them. One statement:
- * - `film`: the group's size, when it is short;
- * - `tally`: the learner's records of a short film by class, those of hidden pairs taken off (the index `learner_key,
- *   group_id, box, …` holds every column it reads);
- * - `by_class`: a row when no studied pair lacks a record (the group's pairs, less the hidden ones, less the records);
- * - then, class by class, a branch run only when its class holds cards and the classes before it fewer than `limit`,
- *   reading its class from its box and sorting it by position;
- * - else the first step and the rest.
- * While new cards remain, the first step's walk along the film finds them within a few pairs. Once every card is
- * started, cards needing practice now grow scarce along the film: the walk read about 157 records a session, where the
- * classes read the few of box 1 and the one box the session ends in.
- */
-function testSessionByClassQuery(
-  built: Kysely<DatabaseSchema>,
-  learnerKey: string,
-  groupId: string,
-  dueAtOrBefore: string,
-  limit: number,
-  maximumPairs: number,
-  twoSteps: { firstStep: Omit<CandidatesShape, "limited">; rest: Omit<CandidatesShape, "limited">; from: number; sliceEnd: number; to: number },
-) {
-  const urgencyOfRecord = needsPracticeNow(dueAtOrBefore, isNewRecord);
-  const cardColumns = sql`p.id as id, p.position as position, p.english as english, p.swedish as swedish, p.confidence as confidence`;
-  const recordClass = ({ urgency, box }: { urgency: number; box: number }) =>
-    sql`select * from (select ${cardColumns}, sp.box as box, ${urgencyOfRecord} as urgency
-      from study_progress sp inner join subtitle_pair p on p.id = sp.pair_id
-      where sp.learner_key = ${learnerKey} and sp.group_id = ${groupId} and sp.box = ${sql.lit(box)} and ${urgencyOfRecord} = ${sql.lit(urgency)}
-        and exists (select 1 from by_class)
-        and (select coalesce(sum(t.cards), 0) from tally t where t.urgency = ${sql.lit(urgency)} and t.box = ${sql.lit(box)}) > 0
-        and (select coalesce(sum(t.cards), 0) from tally t where t.urgency < ${sql.lit(urgency)} or (t.urgency = ${sql.lit(urgency)} and t.box < ${sql.lit(box)})) < ${limit}
-        and ${isNotHiddenByLearner(learnerKey, sql.ref("p.id"))}
-      order by p.position limit ${limit}) as ${sql.raw(`class_${urgency}_${box}`)}`;
-  const chosen = sql<ChosenCardRow>`(select * from (${sql.join(testOrderClasses.map(recordClass), sql` union all `)}) as classes order by urgency, box, position limit ${limit})`;
-  const cards = withNeighbourLines(built, chosen.as("selected"), learnerKey, groupId, ["urgency", "box", "position"]);
-  const tallied = (sign: 1 | -1, records: RawBuilder<unknown>) =>
-    sql`select r.urgency as urgency, r.box as box, ${sql.lit(sign)} * count(*) as cards from (select ${urgencyOfRecord} as urgency, sp.box as box ${records}) as r group by r.urgency, r.box`;
-  const film = sql`select g.pair_count as pair_count from subtitle_group g where g.id = ${groupId} and g.pair_count <= ${maximumPairs}`;
-  const tally = sql`select u.urgency as urgency, u.box as box, sum(u.cards) as cards from (
-      ${tallied(1, sql`from study_progress sp where sp.learner_key = ${learnerKey} and sp.group_id = ${groupId} and exists (select 1 from film)`)}
-      union all
-      ${tallied(-1, sql`from study_hidden_pair h inner join study_progress sp on sp.learner_key = h.learner_key and sp.pair_id = h.pair_id where h.learner_key = ${learnerKey} and h.group_id = ${groupId} and exists (select 1 from film)`)}
-    ) as u group by u.urgency, u.box`;
-  const everyCardStarted = sql`select 1 as started from film f where f.pair_count - (select count(*) from study_hidden_pair h where h.learner_key = ${learnerKey} and h.group_id = ${groupId}) - (select coalesce(sum(t.cards), 0) from tally t) <= 0`;
-  const nothing = sql`cast(null as text)`;
-  const marker = sql`select 'by-class' as kind, ${nothing} as id, ${nothing} as english, ${nothing} as swedish, cast(null as double precision) as confidence, cast(null as integer) as box, cast(null as integer) as urgency, cast(null as integer) as position, ${nothing} as before_english, ${nothing} as before_swedish, ${nothing} as after_english, ${nothing} as after_swedish from by_class`;
-  const columns = sql`c.id, c.english, c.swedish, c.confidence, c.box, c.urgency, c.position, c.before_english, c.before_swedish, c.after_english, c.after_swedish`;
-  const inTwoSteps = firstStepAndRestQuery(built, twoSteps.firstStep, twoSteps.rest, learnerKey, groupId, twoSteps.from, twoSteps.sliceEnd, twoSteps.to, dueAtOrBefore, limit);
-  // Within a select, so that PostgreSQL's turn batch takes it as the plain read it is (decision 0047).
-  return sql<ByClassRow>`select * from (with film as materialized (${film}), tally as materialized (${tally}), by_class as materialized (${everyCardStarted})
-    select 'card' as kind, ${columns} from (${cards}) as c
-    union all ${marker}
-    union all select 'first-step-and-rest', ${columns} from (${inTwoSteps}) as c where not exists (select 1 from by_class)) as by_class_or_two_steps`;
-}
-
-/** Runs `testSessionByClassQuery`: the session's cards when chosen class by class, else the first step and the rest. */
-async function selectTestSessionByClass(
-  database: Executor,
-  learnerKey: string,
-  groupId: string,
-  dueAtOrBefore: string,
-  limit: number,
-  maximumPairs: number,
-  twoSteps: { firstStep: Omit<CandidatesShape, "limited">; rest: Omit<CandidatesShape, "limited">; sliceEnd: number },
-): Promise<{ cards: SessionCard[] | null; early: FirstStepAndRest | null }> {
-  const rows = await runShape(
-    database,
-    `by class ${JSON.stringify([twoSteps.firstStep, twoSteps.rest])}`,
-    (built, learnerKeyValue: string, groupIdValue: string, dueAtOrBeforeValue: string, limitValue: number, maximumPairsValue: number, fromValue: number, sliceEndValue: number, toValue: number) => {
-      const query = testSessionByClassQuery(built, learnerKeyValue, groupIdValue, dueAtOrBeforeValue, limitValue, maximumPairsValue, {
-        firstStep: twoSteps.firstStep,
-        rest: twoSteps.rest,
-        from: fromValue,
-        sliceEnd: sliceEndValue,
-        to: toValue,
-      });
-      return { compile: () => query.compile(built) };
-    },
-    // A group's size is an integer of PostgreSQL's: a larger bound would be refused as out of its range.
-    [learnerKey, groupId, dueAtOrBefore, limit, Math.min(maximumPairs, aboveEveryPosition), belowEveryPosition, twoSteps.sliceEnd, aboveEveryPosition],
-  );
-  if (rows.some((row) => row.kind === "by-class")) {
-    const cards = rows.filter((row) => row.kind === "card").sort((left, right) => Number(left.urgency) - Number(right.urgency) || Number(left.box) - Number(right.box) || Number(left.position) - Number(right.position));
-    return { cards: cards.map(toSessionCard), early: null };
-  }
-  return { cards: null, early: firstStepAndRestOf(rows.filter((row) => row.kind === "first-step-and-rest")) };
 }
 
 /**
@@ -492,8 +362,7 @@ async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit
  * `oneStatementUpToPositions` positions (512 unless given; 0 on PostgreSQL) one statement sorts every candidate instead.
  * Walks read slices of `firstSliceOfPositions` positions first (128 on SQLite, 512 on PostgreSQL unless given), four
  * times longer each time; on PostgreSQL a walk over the whole group reads its first slice while the window is read
- * (decision 0044). On PostgreSQL a test session of a whole film of at most `byClassUpToPairs` pairs (512 unless given;
- * 0 never), every learning state, is chosen class by class once the learner has started every card (decision 0055).
+ * (decision 0044).
  *
  * @example
  * const cards = await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock()));
@@ -503,7 +372,7 @@ export async function selectSessionCardsInDatabase(
   learnerKey: string,
   groupId: string,
   selection: SessionSelection,
-  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number; byClassUpToPairs?: number } = {},
+  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number } = {},
 ): Promise<SessionCard[]> {
   const onSqlite = sqliteConnectionOf(database) !== undefined;
   const { dueAtOrBefore, learningStates } = selection;
@@ -529,20 +398,10 @@ export async function selectSessionCardsInDatabase(
     shape.filter === "first-box-now"
       ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit)
       : { first: await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [] };
-  // On PostgreSQL a test session of the whole group, every learning state, is chosen class by class once every card of
-  // a short film is started (decision 0055); the same statement reads the first step and the rest otherwise.
-  const byClassUpToPairs = options.byClassUpToPairs ?? byClassUpToPairsDefault;
-  const byClass = !onSqlite && firstKey === "needs-practice-now" && walkedShape !== null && learningStates.length === 3 && walksTheWholeGroup && selection.limit !== null && byClassUpToPairs > 0;
-  const [scope, read] = await Promise.all([
+  const [scope, early] = await Promise.all([
     windowScope(database, learnerKey, groupId, selection.window),
-    byClass && walkedShape !== null && selection.limit !== null
-      ? selectTestSessionByClass(database, learnerKey, groupId, dueAtOrBefore, selection.limit, byClassUpToPairs, { firstStep: walkedShape, rest: restShape, sliceEnd: firstSlice })
-      : !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null
-        ? readEarly(walkedShape, selection.limit).then((early) => ({ cards: null, early }))
-        : null,
+    !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? readEarly(walkedShape, selection.limit) : null,
   ]);
-  if (read !== null && read.cards !== null) return read.cards;
-  const early = read?.early ?? null;
   if (scope === null || selection.limit === 0) return [];
   // The rest was read with the first step only when no studied pair lies beyond the first slice: the session is complete.
   if (early !== null && early.rest.length > 0 && scope.lastPosition <= firstSlice) return [...early.first, ...early.rest].slice(0, selection.limit ?? undefined);
