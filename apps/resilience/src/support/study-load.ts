@@ -72,8 +72,7 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
   const clients = Array.from({ length: options.learners }, () => new StudyClient(options.server, options.agent));
   await Promise.all(clients.map((client) => client.fetchCsrfToken()));
 
-  const cpu = options.measureCpuOf;
-  const cpuBefore = cpu && { server: cpuSecondsOfProcess(cpu.serverPid), postgres: cpu.postgres ? cpuSecondsOfProcessesNamed("postgres") : null, learners: process.cpuUsage() };
+  const cpuBefore = options.measureCpuOf && readCpu(options.measureCpuOf);
   const startedAt = performance.now();
   if (options.progress) options.progress.started = true;
   const deadline = startedAt + options.durationMilliseconds;
@@ -119,18 +118,22 @@ export async function runStudyLoad(options: StudyLoadOptions): Promise<StudyLoad
 
   await Promise.all(clients.map((client, index) => study(client, index)));
   const seconds = (performance.now() - startedAt) / 1000;
-  let cpuSeconds: StudyLoadCpuSeconds | undefined;
-  if (cpu && cpuBefore) {
-    const serverAfter = cpuSecondsOfProcess(cpu.serverPid);
-    const postgresAfter = cpu.postgres ? cpuSecondsOfProcessesNamed("postgres") : null;
-    const learners = process.cpuUsage(cpuBefore.learners);
-    cpuSeconds = {
-      server: serverAfter === null || cpuBefore.server === null ? null : serverAfter - cpuBefore.server,
-      postgres: postgresAfter === null || cpuBefore.postgres === null ? null : cpuSecondsBetween(cpuBefore.postgres, postgresAfter),
-      learners: (learners.user + learners.system) / 1e6,
-    };
-  }
+  const cpuSeconds = options.measureCpuOf && cpuBefore && cpuSecondsSince(cpuBefore, readCpu(options.measureCpuOf));
   return { learners: options.learners, seconds, startedAt, samples, acknowledgedRatings, uncertainRatings, ...(cpuSeconds && { cpuSeconds }) };
+}
+
+type CpuReading = { server: number | null; postgres: Map<number, number> | null; learners: NodeJS.CpuUsage };
+
+function readCpu(of: NonNullable<StudyLoadOptions["measureCpuOf"]>): CpuReading {
+  return { server: cpuSecondsOfProcess(of.serverPid), postgres: of.postgres ? cpuSecondsOfProcessesNamed("postgres") : null, learners: process.cpuUsage() };
+}
+
+function cpuSecondsSince(before: CpuReading, after: CpuReading): StudyLoadCpuSeconds {
+  return {
+    server: after.server === null || before.server === null ? null : after.server - before.server,
+    postgres: after.postgres === null || before.postgres === null ? null : cpuSecondsBetween(before.postgres, after.postgres),
+    learners: (after.learners.user - before.learners.user + after.learners.system - before.learners.system) / 1e6,
+  };
 }
 
 export type StudyLoadSummary = {
