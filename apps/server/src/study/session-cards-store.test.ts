@@ -21,17 +21,15 @@ const recordArbitrary = fc.record({
   dueAt: fc.constantFrom(...dueDates),
 });
 
-function pairFields() {
-  return {
-    // Now and then a wide gap, so the walk along positions needs more than its first slice.
-    gapBefore: fc.constantFrom(1, 1, 1, 2, 3, 90),
-    hidden: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
-    record: fc.option(recordArbitrary, { freq: 2 }),
-    otherLearnerRecord: fc.option(recordArbitrary, { freq: 3 }),
-  };
-}
+const pairFields = {
+  // Now and then a wide gap, so the walk along positions needs more than its first slice.
+  gapBefore: fc.constantFrom(1, 1, 1, 2, 3, 90),
+  hidden: fc.integer({ min: 0, max: 4 }).map((draw) => draw === 0),
+  record: fc.option(recordArbitrary, { freq: 2 }),
+  otherLearnerRecord: fc.option(recordArbitrary, { freq: 3 }),
+};
 
-const pairArbitrary = fc.record(pairFields());
+const pairArbitrary = fc.record(pairFields);
 
 const configArbitrary: fc.Arbitrary<SessionConfig> = fc.record(
   {
@@ -131,6 +129,18 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     return { groupId, pairs };
   }
 
+  /** Over generated groups and configs, the cards the database chooses (with `options`) are the engine's, in its order. */
+  async function expectTheEnginesChoice(groups: fc.Arbitrary<GeneratedPair[]>, configs: fc.Arbitrary<SessionConfig>, options: Parameters<typeof selectSessionCardsInDatabase>[4]) {
+    await fc.assert(
+      fc.asyncProperty(groups, configs, async (generatedPairs, config) => {
+        const { groupId, pairs } = await storeGroup(generatedPairs);
+        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
+        expect(chosen).toEqual(expectedCards(pairs, config));
+      }),
+      { numRuns: 300 },
+    );
+  }
+
   // Test sessions over short windows take one statement, over long ones two steps, and walks read slices of positions
   // (on PostgreSQL the first one while the window is read): each path on every group.
   it.each([
@@ -139,33 +149,19 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
     ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2 }],
   ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, options) => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
-        const { groupId, pairs } = await storeGroup(generatedPairs);
-        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
-        expect(chosen).toEqual(expectedCards(pairs, config));
-      }),
-      { numRuns: 300 },
-    );
+    await expectTheEnginesChoice(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, options);
   });
 
   // The load's test sessions (decision 0055): the whole group, every learning state, often once every card is started,
   // which the generated configs above seldom combine.
-  const fullyStartedGroupArbitrary = fc.array(fc.record({ ...pairFields(), record: recordArbitrary }), { maxLength: 12 });
+  const fullyStartedGroupArbitrary = fc.array(fc.record({ ...pairFields, record: recordArbitrary }), { maxLength: 12 });
   it.each([
     ["as the server chooses", {}],
     ["in two steps", { oneStatementUpToPositions: 0 }],
     ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
   ])("should choose a test session of the whole group as selectSessionCards does, started or not, %s", async (_path, options) => {
     const wholeGroupTest = fc.record({ mode: fc.constant("test" as const), range: fc.constant("all" as const), cardCount: fc.integer({ min: 1, max: 14 }) });
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, async (generatedPairs: GeneratedPair[], config) => {
-        const { groupId, pairs } = await storeGroup(generatedPairs);
-        const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options);
-        expect(chosen).toEqual(expectedCards(pairs, config));
-      }),
-      { numRuns: 300 },
-    );
+    await expectTheEnginesChoice(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, options);
   });
 
   it("should count as many cards as selectSessionCards chooses, for any group, progress, hidden pairs and config", async () => {
