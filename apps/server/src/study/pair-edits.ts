@@ -49,7 +49,7 @@ export async function mergePairWithNext(transaction: Executor, pair: EditablePai
     .where("group_id", "=", pair.group_id)
     .where("position", ">", pair.position)
     .orderBy("position")
-    .limit(1)
+    .limit(sql.lit(1))
     .executeTakeFirst();
   if (next === undefined) throw new RequestValidationError(lastPairMergeMessage);
   const merged = { english: `${pair.english} ${next.english}`, swedish: `${pair.swedish} ${next.swedish}`, confidence: Math.min(pair.confidence, Number(next.confidence)) };

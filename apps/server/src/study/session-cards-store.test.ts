@@ -145,9 +145,9 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
   // (on PostgreSQL the first one while the window is read): each path on every group.
   it.each([
     ["as the server chooses", {}],
-    ["in two steps, however short the window", { oneStatementUpToPositions: 0 }],
-    ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
-    ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2 }],
+    ["in two steps, however short the window", { oneStatementUpToPositions: 0, startedFromRecords: false }],
+    ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, startedFromRecords: false }],
+    ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2, startedFromRecords: false }],
   ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, options) => {
     await expectTheEnginesChoice(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, options);
   });
@@ -155,10 +155,13 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
   // The load's test sessions (decision 0055): the whole group, every learning state, often once every card is started,
   // which the generated configs above seldom combine.
   const fullyStartedGroupArbitrary = fc.array(fc.record({ ...pairFields, record: recordArbitrary }), { maxLength: 12 });
+  // Once every card is started, the server reads the first step from the records (decision 0056); the walk and the one
+  // statement are still tried over started groups with that way turned off.
   it.each([
     ["as the server chooses", {}],
-    ["in two steps", { oneStatementUpToPositions: 0 }],
-    ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER }],
+    ["in two steps", { oneStatementUpToPositions: 0, startedFromRecords: false }],
+    ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, startedFromRecords: false }],
+    ["from the records once started, walking slices of two positions otherwise", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2 }],
   ])("should choose a test session of the whole group as selectSessionCards does, started or not, %s", async (_path, options) => {
     const wholeGroupTest = fc.record({ mode: fc.constant("test" as const), range: fc.constant("all" as const), cardCount: fc.integer({ min: 1, max: 14 }) });
     await expectTheEnginesChoice(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, options);

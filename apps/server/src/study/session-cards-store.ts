@@ -133,6 +133,13 @@ type CandidatesShape = {
   filter: CandidateFilter;
   order: readonly (keyof SortKeys)[];
   limited: boolean;
+  /**
+   * Every position of the group, with no range to filter on: a generic PostgreSQL plan guesses that a range of values
+   * keeps one pair in two hundred, and so walked the group's pairs to the records rather than the records' own index.
+   */
+  wholeGroup?: true;
+  /** Only the records of this box that need practice now (urgency 0) or not (1): one class of test order. */
+  inClass?: { box: BoxNumber; urgency: 0 | 1 };
 };
 
 /**
@@ -185,7 +192,7 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
           .where("sp.learner_key", "=", learnerKey)
           .where("sp.group_id", "=", groupId);
   let chosen = query as unknown as SelectQueryBuilder<Tables, "p" | "sp", object>;
-  chosen = chosen.where("p.position", ">=", from).where("p.position", "<=", to);
+  if (shape.wholeGroup !== true) chosen = chosen.where("p.position", ">=", from).where("p.position", "<=", to);
   if (!everyPair) chosen = chosen.where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("p.id")));
   return chosen;
 }
@@ -197,7 +204,8 @@ function candidateFilter(shape: CandidatesShape, dueAtOrBefore: string) {
     case "in-range":
       return inRange;
     case "first-box-now":
-      return sql<SqlBool>`(${inRange} and ${needsPracticeInFirstBox})`;
+      // From the records, the box is spelt out as well, so that the index `learner_key, group_id, box, …` reads box 1 only.
+      return shape.drivenBy === "records" ? sql<SqlBool>`(sp.box = ${FIRST_BOX} and ${inRange} and ${needsPracticeInFirstBox})` : sql<SqlBool>`(${inRange} and ${needsPracticeInFirstBox})`;
     case "not-first-box-now":
       return sql<SqlBool>`(${inRange} and not ${needsPracticeInFirstBox})`;
     default:
@@ -222,14 +230,24 @@ function toSessionCard(row: CardRow): SessionCard {
   };
 }
 
+/**
+ * A LIMIT taken from a value. On SQLite, as an expression: SQLite (3.53) reads a bare `limit ?`'s bound value while it
+ * plans, and so marks the statement to be prepared again each time a value is bound, every run (85 µs of the 240 µs
+ * test session of a 200-pair film). PostgreSQL keeps its generic plan (decision 0041) and the bare value.
+ */
+function limitOf(database: Kysely<DatabaseSchema>, limit: number) {
+  return database.getExecutor().adapter instanceof PostgresAdapter ? limit : sql<number>`cast(${limit} as integer)`;
+}
+
 /** One ordered, limited selection of candidates; with `per-card` context, each chosen card's studied neighbours looked up. */
 function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShape, learnerKey: string, groupId: string, from: number, to: number, contextFrom: number, contextTo: number, dueAtOrBefore: string, limit: number) {
-  let ordered = candidatesQuery(database, shape, learnerKey, groupId, from, to, contextFrom, contextTo)
-    .where(candidateFilter(shape, dueAtOrBefore))
+  let candidates = candidatesQuery(database, shape, learnerKey, groupId, from, to, contextFrom, contextTo).where(candidateFilter(shape, dueAtOrBefore));
+  if (shape.inClass !== undefined) candidates = candidates.where(sql<SqlBool>`(sp.box = ${sql.lit(shape.inClass.box)} and ${needsPracticeNow(dueAtOrBefore)} = ${sql.lit(shape.inClass.urgency)})`);
+  let ordered = candidates
     .select(["p.id as id", "p.position as position", "p.english as english", "p.swedish as swedish", "p.confidence as confidence"])
     .select([currentBox.as("box"), needsPracticeNow(dueAtOrBefore).as("urgency")]);
   for (const key of shape.order) ordered = ordered.orderBy(key === "position" ? "p.position" : key);
-  if (shape.limited) ordered = ordered.limit(limit);
+  if (shape.limited) ordered = ordered.limit(limitOf(database, limit));
   if (shape.context === "every-pair") return ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]);
   const neighbour = (direction: "before" | "after") =>
     sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
@@ -292,8 +310,66 @@ const belowEveryPosition = -2_147_483_648;
 /** Above every position a pair can have. */
 const aboveEveryPosition = 2_147_483_647;
 
-/** A test session's cards of the first step (box 1, needing practice now) and of the rest, apart. */
-type FirstStepAndRest = { first: SessionCard[]; rest: SessionCard[] };
+// The engine's `learningStateOf`: a record studied or rated is no longer new.
+const isStartedRecord = sql<SqlBool>`(sp.review_count <> 0 or sp.studied_at is not null)`;
+
+/**
+ * One row: `studied`, the group's size (`pair_count`) less the learner's hidden pairs (null when the group is gone), and
+ * `started`, the learner's started records of the group less those of hidden pairs. Both are counted from the indexes
+ * `learner_key, group_id, box, due_at, review_count, correct_count, studied_at` and `learner_key, group_id` of the hidden
+ * pairs, as the group stats count them; no new card is left when `started` reaches `studied`.
+ */
+function startedTallyQuery(learnerKey: string, groupId: string) {
+  const hiddenPairs = sql`study_hidden_pair as h where h.learner_key = ${learnerKey} and h.group_id = ${groupId}`;
+  return sql<{ studied: number | string | bigint | null; started: number | string | bigint }>`select
+    (select g.pair_count from subtitle_group as g where g.id = ${groupId}) - (select count(*) from ${hiddenPairs}) as studied,
+    (select count(*) from study_progress as sp where sp.learner_key = ${learnerKey} and sp.group_id = ${groupId} and ${isStartedRecord})
+      - (select count(*) from ${hiddenPairs} and exists (select 1 from study_progress as sp where sp.learner_key = h.learner_key and sp.pair_id = h.pair_id and ${isStartedRecord})) as started`;
+}
+
+/** The classes of test order (`urgency box`) a started group's records fill, or why there are none to go by. */
+type StartedClasses = "nothing-studied" | "new-cards-left" | Set<string>;
+
+const classKey = (urgency: number, box: number) => `${urgency} ${box}`;
+const testOrderClasses = [0, 1].flatMap((urgency) => [1, 2, 3, 4, 5].map((box) => ({ urgency: urgency as 0 | 1, box: box as BoxNumber })));
+
+/**
+ * On SQLite, `startedTallyQuery`'s counts and which classes of test order (needing practice now or not, and box) hold a
+ * record, each an index seek of `learner_key, group_id, box, due_at, …`: the classes a session's cards are then read
+ * from, one after the other, skipping the empty. (Counting by class instead read every record: a GROUP BY's sorter, or
+ * ten filtered counts, cost 60–130 µs on a 200-pair film; a statement that finds nothing, about 10.)
+ */
+async function startedClasses(database: Executor, learnerKey: string, groupId: string, dueAtOrBefore: string): Promise<StartedClasses> {
+  const rows = await runShape(
+    database,
+    "started classes",
+    (built, learnerKeyValue: string, groupIdValue: string, dueAtOrBeforeValue: string) => {
+      const recordsOf = (box: BoxNumber) => sql`study_progress as sp where sp.learner_key = ${learnerKeyValue} and sp.group_id = ${groupIdValue} and sp.box = ${sql.lit(box)}`;
+      // A started record needs practice now when it has no due date or is due by now (`needsPracticeNow`); a record not
+      // started (of a hidden pair, the others being started) may mark a class that then gives no card.
+      const holdsRecords = ({ urgency, box }: (typeof testOrderClasses)[number]) =>
+        urgency === 0
+          ? sql`(exists (select 1 from ${recordsOf(box)} and sp.due_at is null) or exists (select 1 from ${recordsOf(box)} and sp.due_at <= ${dueAtOrBeforeValue}))`
+          : sql`exists (select 1 from ${recordsOf(box)} and sp.due_at > ${dueAtOrBeforeValue})`;
+      const query = sql<Record<string, number | string | bigint | boolean | null>>`select t.studied as studied, t.started as started,
+        ${sql.join(testOrderClasses.map((inClass) => sql`${holdsRecords(inClass)} as ${sql.ref(`class_${inClass.urgency}_${inClass.box}`)}`))}
+        from (${startedTallyQuery(learnerKeyValue, groupIdValue)}) as t`;
+      return { compile: () => query.compile(built) };
+    },
+    [learnerKey, groupId, dueAtOrBefore],
+  );
+  const [row] = rows;
+  const studied = row?.studied === null || row?.studied === undefined ? 0 : Number(row.studied);
+  if (studied <= 0) return "nothing-studied";
+  if (Number(row?.started ?? 0) < studied) return "new-cards-left";
+  return new Set(testOrderClasses.filter(({ urgency, box }) => Number(row?.[`class_${urgency}_${box}`] ?? 0) !== 0).map(({ urgency, box }) => classKey(urgency, box)));
+}
+
+/**
+ * A test session's cards of the first step (box 1, needing practice now) and of the rest, apart; `complete` when they
+ * are the whole session's (the first step was read over the whole group, from the records, every pair being started).
+ */
+type FirstStepAndRest = { first: SessionCard[]; rest: SessionCard[]; complete: boolean };
 
 // A card of the first step needs practice now in box 1; no card of the rest does (the rest is its complement).
 const isOfTheFirstStep = (row: CardRow) => Number(row.urgency) === 0 && Number(row.box) === FIRST_BOX;
@@ -304,22 +380,41 @@ const isOfTheFirstStep = (row: CardRow) => Number(row.urgency) === 0 && Number(r
  * studied pair lies beyond the slice: only then are its cards the session's. PostgreSQL checks both before it reads the
  * rest (a one-time filter on the union's second branch), so a session its first step fills reads no more than the step.
  * `rest` is empty when the rest was not read, or when it holds no card.
+ *
+ * Once the learner has started every pair of the group (`startedTallyQuery`, counted first in the same statement), the
+ * first step holds no new card: it is read from the records in box 1, over the whole group, instead of walking the
+ * slice's pairs to look up each one's record (157 lookups a session once box 1 holds few cards, decision 0056), and
+ * the answer is `complete` whatever the film's length.
  */
-async function selectFirstStepAndRest(database: Executor, scope: Scope, firstStep: Omit<CandidatesShape, "limited">, rest: Omit<CandidatesShape, "limited">, sliceEnd: number, dueAtOrBefore: string, limit: number): Promise<FirstStepAndRest> {
+async function selectFirstStepAndRest(database: Executor, scope: Scope, firstStep: Omit<CandidatesShape, "limited">, rest: Omit<CandidatesShape, "limited">, sliceEnd: number, dueAtOrBefore: string, limit: number, startedFromRecords: boolean): Promise<FirstStepAndRest> {
   const rows = await runShape(
     database,
-    `first step and rest ${JSON.stringify([firstStep, rest])}`,
+    `first step and rest ${JSON.stringify([firstStep, rest, startedFromRecords])}`,
     (built, learnerKeyValue: string, groupIdValue: string, fromValue: number, sliceEndValue: number, toValue: number, dueAtOrBeforeValue: string, limitValue: number) => {
-      const firstStepCards = orderedCardsQuery(built, { ...firstStep, limited: true }, learnerKeyValue, groupIdValue, fromValue, sliceEndValue, fromValue, sliceEndValue, dueAtOrBeforeValue, limitValue);
-      const restCards = orderedCardsQuery(built, { ...rest, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
+      const walkedCards = orderedCardsQuery(built, { ...firstStep, limited: true }, learnerKeyValue, groupIdValue, fromValue, sliceEndValue, fromValue, sliceEndValue, dueAtOrBeforeValue, limitValue);
+      const startedCards = orderedCardsQuery(built, { ...firstStep, drivenBy: "records", wholeGroup: true, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
+      const restCards = orderedCardsQuery(built, { ...rest, wholeGroup: true, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
       const studiedPairBeyondSlice = studiedPairsOf(built, learnerKeyValue, groupIdValue).where("p.position", ">", sliceEndValue);
+      const everyPairStarted = startedFromRecords ? sql<SqlBool>`(select t.studied <= t.started from tally as t)` : sql<SqlBool>`(1 = 0)`;
       // The first step's cards sort before the rest's in (urgency, box): the order of the two steps in one.
-      const query = sql<CardRow>`select * from (with first_step as materialized (${firstStepCards}) select * from first_step union all select * from (${restCards}) as rest where (select count(*) from first_step) < ${limitValue} and not exists (${studiedPairBeyondSlice})) as cards order by urgency, box, position`;
+      const query = sql<CardRow & { complete: boolean | null }>`select * from (
+        with tally as materialized (${startedTallyQuery(learnerKeyValue, groupIdValue)}),
+        first_step as materialized (
+          select * from (${walkedCards}) as walked where not ${everyPairStarted}
+          union all
+          select * from (${startedCards}) as started where ${everyPairStarted}
+        )
+        select both_steps.*, ${everyPairStarted} as complete from (
+          select * from first_step
+          union all
+          select * from (${restCards}) as rest where (select count(*) from first_step) < ${limitValue} and (${everyPairStarted} or not exists (${studiedPairBeyondSlice}))
+        ) as both_steps
+      ) as cards order by urgency, box, position`;
       return { compile: () => query.compile(built) };
     },
     [scope.learnerKey, scope.groupId, belowEveryPosition, sliceEnd, aboveEveryPosition, dueAtOrBefore, limit],
   );
-  return { first: rows.filter(isOfTheFirstStep).map(toSessionCard), rest: rows.filter((row) => !isOfTheFirstStep(row)).map(toSessionCard) };
+  return { first: rows.filter(isOfTheFirstStep).map(toSessionCard), rest: rows.filter((row) => !isOfTheFirstStep(row)).map(toSessionCard), complete: rows[0]?.complete === true };
 }
 
 /**
@@ -364,6 +459,11 @@ async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit
  * times longer each time; on PostgreSQL a walk over the whole group reads its first slice while the window is read
  * (decision 0044).
  *
+ * A test session of the whole group, once the learner has started every pair of it (`startedFromRecords`, true unless
+ * given), has no new card: its first step is read from the learner's records in box 1 rather than walked (decision
+ * 0056). On SQLite that replaces the one statement and the two steps; on PostgreSQL the early statement counts and
+ * chooses.
+ *
  * @example
  * const cards = await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock()));
  */
@@ -372,9 +472,10 @@ export async function selectSessionCardsInDatabase(
   learnerKey: string,
   groupId: string,
   selection: SessionSelection,
-  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number } = {},
+  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number; startedFromRecords?: boolean } = {},
 ): Promise<SessionCard[]> {
   const onSqlite = sqliteConnectionOf(database) !== undefined;
+  const startedFromRecords = options.startedFromRecords ?? true;
   const { dueAtOrBefore, learningStates } = selection;
   const context: ContextSource = selection.limit === null ? "every-pair" : "per-card";
   const drivenBy = learningStates.includes("new") ? "pairs" : "records";
@@ -396,15 +497,33 @@ export async function selectSessionCardsInDatabase(
   const restShape = { drivenBy: "records", context, learningStates, filter: drivenBy === "pairs" ? "not-first-box-now" : "in-range", order: byUrgency } as const;
   const readEarly = async (shape: NonNullable<typeof walkedShape>, limit: number): Promise<FirstStepAndRest> =>
     shape.filter === "first-box-now"
-      ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit)
-      : { first: await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [] };
+      ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit, startedFromRecords)
+      : { first: await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [], complete: false };
+  // Once every pair is started, a test session's first step (box 1, needing practice now) holds no new card: the records
+  // in box 1 give it from the index, where the walk along the film looked up every pair's record to find a few.
+  if (startedFromRecords && onSqlite && firstKey === "needs-practice-now" && drivenBy === "pairs" && walksTheWholeGroup && selection.limit !== null && selection.limit > 0) {
+    const classes = await startedClasses(database, learnerKey, groupId, dueAtOrBefore);
+    if (classes === "nothing-studied") return [];
+    if (classes !== "new-cards-left") {
+      // Test order class by class, (needs practice now, box), each class in position order: in this process a statement
+      // costs what it reads, and a class holds a few of the group's records where the whole order sorted all of them.
+      const wholeGroup: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: aboveEveryPosition };
+      const cards: SessionCard[] = [];
+      for (const inClass of testOrderClasses) {
+        if (cards.length === selection.limit || !classes.has(classKey(inClass.urgency, inClass.box))) continue;
+        const shape = { drivenBy: "records", context, learningStates, filter: "in-range", order: ["position"], wholeGroup: true, inClass } as const;
+        cards.push(...(await selectInOrder(database, wholeGroup, shape, belowEveryPosition, aboveEveryPosition, dueAtOrBefore, selection.limit - cards.length)));
+      }
+      return cards;
+    }
+  }
   const [scope, early] = await Promise.all([
     windowScope(database, learnerKey, groupId, selection.window),
     !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? readEarly(walkedShape, selection.limit) : null,
   ]);
   if (scope === null || selection.limit === 0) return [];
   // The rest was read with the first step only when no studied pair lies beyond the first slice: the session is complete.
-  if (early !== null && early.rest.length > 0 && scope.lastPosition <= firstSlice) return [...early.first, ...early.rest].slice(0, selection.limit ?? undefined);
+  if (early !== null && (early.complete || (early.rest.length > 0 && scope.lastPosition <= firstSlice))) return [...early.first, ...early.rest].slice(0, selection.limit ?? undefined);
   const walkStart: WalkStart = early === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: early.first, from: firstSlice + 1, span: firstSlice * 4 };
 
   const inPositionOrder = async (filter: CandidateFilter, limit: number | null) => {
