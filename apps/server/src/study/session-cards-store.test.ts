@@ -167,6 +167,25 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     await expectTheEnginesChoice(fc.oneof(fc.array(pairArbitrary, { maxLength: 12 }), fullyStartedGroupArbitrary), wholeGroupTest, options);
   });
 
+  // Over 1,024 studied pairs the started records are not counted and the walk runs (decision 0056): every card started
+  // but one new card far along the film, one hidden, a few in box 1 due now.
+  it("should choose a test session of a film longer than the counted bound, its one new card included, as selectSessionCards does", async () => {
+    const dueTomorrow = new Date(startOfToday + dayMilliseconds).toISOString();
+    const generatedPairs: GeneratedPair[] = Array.from({ length: 1_030 }, (_, index) => ({
+      gapBefore: 1,
+      hidden: index === 3,
+      record: index === 1_000 ? null : index % 211 === 7 ? { box: 1, reviewCount: 2, studied: true, dueAt: now.toISOString() } : { box: ((index % 3) + 2) as BoxNumber, reviewCount: 1, studied: true, dueAt: dueTomorrow },
+      otherLearnerRecord: null,
+    }));
+    const { groupId, pairs } = await storeGroup(generatedPairs);
+    for (const cardCount of [3, 7]) {
+      const config: SessionConfig = { mode: "test", range: "all", cardCount };
+      const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now));
+      expect(chosen).toEqual(expectedCards(pairs, config));
+      expect(chosen.slice(0, 6).map((card) => card.current_box)).toEqual(Array.from({ length: Math.min(cardCount, 6) }, () => 1));
+    }
+  });
+
   it("should count as many cards as selectSessionCards chooses, for any group, progress, hidden pairs and config", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {

@@ -314,20 +314,30 @@ const aboveEveryPosition = 2_147_483_647;
 const isStartedRecord = sql<SqlBool>`(sp.review_count <> 0 or sp.studied_at is not null)`;
 
 /**
+ * Up to this many studied pairs, a test session of the whole group counts the learner's started records to know
+ * whether a new card is left; over it, the count (every record read from the index, about 0.25 ms of PostgreSQL a
+ * thousand) would cost a learner still finding new cards more than the walk it may save, and the walk is taken.
+ */
+const countStartedUpToPairs = 1024;
+
+/**
  * One row: `studied`, the group's size (`pair_count`) less the learner's hidden pairs (null when the group is gone), and
- * `started`, the learner's started records of the group less those of hidden pairs. Both are counted from the indexes
- * `learner_key, group_id, box, due_at, review_count, correct_count, studied_at` and `learner_key, group_id` of the hidden
- * pairs, as the group stats count them; no new card is left when `started` reaches `studied`.
+ * `started`, the learner's started records of the group less those of hidden pairs (null over `countStartedUpToPairs`
+ * studied pairs). Both are counted from the indexes `learner_key, group_id, box, due_at, review_count, correct_count,
+ * studied_at` and `learner_key, group_id` of the hidden pairs, as the group stats count them; no new card is left when
+ * `started` reaches `studied`.
  */
 function startedTallyQuery(learnerKey: string, groupId: string) {
   const hiddenPairs = sql`study_hidden_pair as h where h.learner_key = ${learnerKey} and h.group_id = ${groupId}`;
-  return sql<{ studied: number | string | bigint | null; started: number | string | bigint }>`select
-    (select g.pair_count from subtitle_group as g where g.id = ${groupId}) - (select count(*) from ${hiddenPairs}) as studied,
-    (select count(*) from study_progress as sp where sp.learner_key = ${learnerKey} and sp.group_id = ${groupId} and ${isStartedRecord})
-      - (select count(*) from ${hiddenPairs} and exists (select 1 from study_progress as sp where sp.learner_key = h.learner_key and sp.pair_id = h.pair_id and ${isStartedRecord})) as started`;
+  return sql<{ studied: number | string | bigint | null; started: number | string | bigint | null }>`select s.studied as studied,
+    case when s.studied <= ${sql.lit(countStartedUpToPairs)} then
+      (select count(*) from study_progress as sp where sp.learner_key = ${learnerKey} and sp.group_id = ${groupId} and ${isStartedRecord})
+      - (select count(*) from ${hiddenPairs} and exists (select 1 from study_progress as sp where sp.learner_key = h.learner_key and sp.pair_id = h.pair_id and ${isStartedRecord}))
+    end as started
+    from (select (select g.pair_count from subtitle_group as g where g.id = ${groupId}) - (select count(*) from ${hiddenPairs}) as studied) as s`;
 }
 
-/** The classes of test order (`urgency box`) a started group's records fill, or why there are none to go by. */
+/** The classes of test order (`urgency box`) a started group's records fill, or why there are none to go by (new cards left, or not counted). */
 type StartedClasses = "nothing-studied" | "new-cards-left" | Set<string>;
 
 const classKey = (urgency: number, box: number) => `${urgency} ${box}`;
@@ -361,7 +371,7 @@ async function startedClasses(database: Executor, learnerKey: string, groupId: s
   const [row] = rows;
   const studied = row?.studied === null || row?.studied === undefined ? 0 : Number(row.studied);
   if (studied <= 0) return "nothing-studied";
-  if (Number(row?.started ?? 0) < studied) return "new-cards-left";
+  if (row?.started === null || row?.started === undefined || Number(row.started) < studied) return "new-cards-left";
   return new Set(testOrderClasses.filter(({ urgency, box }) => Number(row?.[`class_${urgency}_${box}`] ?? 0) !== 0).map(({ urgency, box }) => classKey(urgency, box)));
 }
 
@@ -395,7 +405,8 @@ async function selectFirstStepAndRest(database: Executor, scope: Scope, firstSte
       const startedCards = orderedCardsQuery(built, { ...firstStep, drivenBy: "records", wholeGroup: true, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
       const restCards = orderedCardsQuery(built, { ...rest, wholeGroup: true, limited: true }, learnerKeyValue, groupIdValue, fromValue, toValue, fromValue, toValue, dueAtOrBeforeValue, limitValue);
       const studiedPairBeyondSlice = studiedPairsOf(built, learnerKeyValue, groupIdValue).where("p.position", ">", sliceEndValue);
-      const everyPairStarted = startedFromRecords ? sql<SqlBool>`(select t.studied <= t.started from tally as t)` : sql<SqlBool>`(1 = 0)`;
+      // Null (not counted, or the group gone) is not started: the walk runs.
+      const everyPairStarted = startedFromRecords ? sql<SqlBool>`coalesce((select t.studied <= t.started from tally as t), false)` : sql<SqlBool>`(1 = 0)`;
       // The first step's cards sort before the rest's in (urgency, box): the order of the two steps in one.
       const query = sql<CardRow & { complete: boolean | null }>`select * from (
         with tally as materialized (${startedTallyQuery(learnerKeyValue, groupIdValue)}),
