@@ -2,6 +2,7 @@ import { currentBoxOf, describeSessionSelection, indexProgressByPairId, selectSe
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
+import { sqliteConnectionOf } from "../database/prepared-query.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { countSessionCardsInDatabase, selectSessionCardsInDatabase, type SessionCard } from "./session-cards-store.ts";
 
@@ -183,6 +184,64 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
       const chosen = await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now));
       expect(chosen).toEqual(expectedCards(pairs, config));
       expect(chosen.slice(0, 6).map((card) => card.current_box)).toEqual(Array.from({ length: Math.min(cardCount, 6) }, () => 1));
+    }
+  });
+
+  /** The SQL of each statement SQLite runs during `work` (empty on PostgreSQL), and the pool's checkouts (0 on SQLite). */
+  async function watchStatements<Result>(work: () => Promise<Result>): Promise<{ result: Result; sqliteStatements: string[]; checkouts: number }> {
+    const connection = sqliteConnectionOf(testDatabase.database);
+    const statementPrototype = connection === undefined ? undefined : (Object.getPrototypeOf(connection.prepare("select 1")) as { all: (...values: unknown[]) => unknown });
+    const originalAll = statementPrototype?.all;
+    const sqliteStatements: string[] = [];
+    if (statementPrototype !== undefined && originalAll !== undefined) {
+      statementPrototype.all = function (this: { source: string }, ...values: unknown[]) {
+        sqliteStatements.push(this.source);
+        return originalAll.apply(this, values);
+      };
+    }
+    const pool = postgresPoolOf(testDatabase.database);
+    let checkouts = 0;
+    const countCheckout = () => (checkouts += 1);
+    pool?.on("acquire", countCheckout);
+    try {
+      return { result: await work(), sqliteStatements, checkouts };
+    } finally {
+      pool?.off("acquire", countCheckout);
+      if (statementPrototype !== undefined && originalAll !== undefined) statementPrototype.all = originalAll;
+    }
+  }
+
+  // Decision 0056: once every card is started, the session comes from the learner's records. A 600-pair film whose six
+  // box-1 cards lie past the first 512 positions: the walk would look up 560 records and take a second round trip.
+  it("should read a test session of a started film from the learner's records, not by walking the film's pairs", async () => {
+    const dueTomorrow = new Date(startOfToday + dayMilliseconds).toISOString();
+    const generatedPairs: GeneratedPair[] = Array.from({ length: 600 }, (_, index) => ({
+      gapBefore: 1,
+      hidden: false,
+      record: index >= 560 && index % 7 === 0 ? { box: 1, reviewCount: 2, studied: true, dueAt: now.toISOString() } : { box: ((index % 3) + 2) as BoxNumber, reviewCount: 1, studied: true, dueAt: dueTomorrow },
+      otherLearnerRecord: null,
+    }));
+    const { groupId, pairs } = await storeGroup(generatedPairs);
+    const config: SessionConfig = { mode: "test", range: "all", cardCount: 8 };
+    const select = (options: Parameters<typeof selectSessionCardsInDatabase>[4]) => watchStatements(() => selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options));
+    // A read driven by the film's pairs joins each pair to its record.
+    const walksThePairs = (statements: string[]) => statements.some((statement) => statement.includes('left join "study_progress" as "sp"'));
+
+    const fromRecords = await select({});
+    expect(fromRecords.result).toEqual(expectedCards(pairs, config));
+    expect(fromRecords.result.map((card) => card.current_box)).toEqual([1, 1, 1, 1, 1, 1, 2, 2]);
+    // The walk, asked for: the same cards, by way of the pairs.
+    const walked = await select({ startedFromRecords: false });
+    expect(walked.result).toEqual(fromRecords.result);
+    if (engine === "sqlite") {
+      // The count with the classes' seeks, box 1's class, then box 2's: no read of the film's pairs.
+      expect(fromRecords.sqliteStatements).toHaveLength(3);
+      expect(walksThePairs(fromRecords.sqliteStatements)).toBe(false);
+      expect(walksThePairs(walked.sqliteStatements)).toBe(true);
+    } else {
+      // The window and the early statement in one round trip, where the walk takes a second one past the first slice.
+      expect(fromRecords.checkouts).toBe(1);
+      expect(walked.checkouts).toBeGreaterThan(1);
     }
   });
 

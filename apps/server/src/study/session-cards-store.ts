@@ -361,8 +361,9 @@ async function startedClasses(database: Executor, learnerKey: string, groupId: s
         urgency === 0
           ? sql`(exists (select 1 from ${recordsOf(box)} and sp.due_at is null) or exists (select 1 from ${recordsOf(box)} and sp.due_at <= ${dueAtOrBeforeValue}))`
           : sql`exists (select 1 from ${recordsOf(box)} and sp.due_at > ${dueAtOrBeforeValue})`;
+      // The seeks run only once every pair is started: otherwise the classes are not used.
       const query = sql<Record<string, number | string | bigint | boolean | null>>`select t.studied as studied, t.started as started,
-        ${sql.join(testOrderClasses.map((inClass) => sql`${holdsRecords(inClass)} as ${sql.ref(`class_${inClass.urgency}_${inClass.box}`)}`))}
+        ${sql.join(testOrderClasses.map((inClass) => sql`case when t.studied <= t.started then ${holdsRecords(inClass)} end as ${sql.ref(`class_${inClass.urgency}_${inClass.box}`)}`))}
         from (${startedTallyQuery(learnerKeyValue, groupIdValue)}) as t`;
       return { compile: () => query.compile(built) };
     },
@@ -533,7 +534,8 @@ export async function selectSessionCardsInDatabase(
     !onSqlite && walksTheWholeGroup && walkedShape !== null && selection.limit !== null ? readEarly(walkedShape, selection.limit) : null,
   ]);
   if (scope === null || selection.limit === 0) return [];
-  // The rest was read with the first step only when no studied pair lies beyond the first slice: the session is complete.
+  // The answer is the session's when the first step came from the records (every pair started), or when the rest was read
+  // with a walked first step, which happens only when no studied pair lies beyond the first slice.
   if (early !== null && (early.complete || (early.rest.length > 0 && scope.lastPosition <= firstSlice))) return [...early.first, ...early.rest].slice(0, selection.limit ?? undefined);
   const walkStart: WalkStart = early === null ? { cards: [], from: scope.firstPosition, span: firstSlice } : { cards: early.first, from: firstSlice + 1, span: firstSlice * 4 };
 
