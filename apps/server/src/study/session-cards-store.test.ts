@@ -146,9 +146,9 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
   // (on PostgreSQL the first one while the window is read): each path on every group.
   it.each([
     ["as the server chooses", {}],
-    ["in two steps, however short the window", { oneStatementUpToPositions: 0, startedFromRecords: false }],
-    ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, startedFromRecords: false }],
-    ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2, startedFromRecords: false }],
+    ["in two steps, however short the window", { oneStatementUpToPositions: 0, classByClass: false }],
+    ["in one statement, however long the window", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, classByClass: false }],
+    ["in two steps, walking slices of two positions", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2, classByClass: false }],
   ])("should choose the same cards in the same order as selectSessionCards, with the same boxes and context lines, for any group, progress, hidden pairs and config, %s", async (_path, options) => {
     await expectTheEnginesChoice(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, options);
   });
@@ -160,8 +160,8 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
   // statement are still tried over started groups with that way turned off.
   it.each([
     ["as the server chooses", {}],
-    ["in two steps", { oneStatementUpToPositions: 0, startedFromRecords: false }],
-    ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, startedFromRecords: false }],
+    ["in two steps", { oneStatementUpToPositions: 0, classByClass: false }],
+    ["in one statement", { oneStatementUpToPositions: Number.MAX_SAFE_INTEGER, classByClass: false }],
     ["from the records once started, walking slices of two positions otherwise", { oneStatementUpToPositions: 0, firstSliceOfPositions: 2 }],
   ])("should choose a test session of the whole group as selectSessionCards does, started or not, %s", async (_path, options) => {
     const wholeGroupTest = fc.record({ mode: fc.constant("test" as const), range: fc.constant("all" as const), cardCount: fc.integer({ min: 1, max: 14 }) });
@@ -231,7 +231,7 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     expect(fromRecords.result).toEqual(expectedCards(pairs, config));
     expect(fromRecords.result.map((card) => card.current_box)).toEqual([1, 1, 1, 1, 1, 1, 2, 2]);
     // The walk, asked for: the same cards, by way of the pairs.
-    const walked = await select({ startedFromRecords: false });
+    const walked = await select({ classByClass: false });
     expect(walked.result).toEqual(fromRecords.result);
     if (engine === "sqlite") {
       // The count with the classes' seeks, box 1's class, then box 2's: no read of the film's pairs.
@@ -242,6 +242,44 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
       // The window and the early statement in one round trip, where the walk takes a second one past the first slice.
       expect(fromRecords.checkouts).toBe(1);
       expect(walked.checkouts).toBeGreaterThan(1);
+    }
+  });
+
+  // Decision 0057: a short film with new cards left is read class by class too, its new cards looked for along the film
+  // in position order, where the one statement read and sorted every pair. 60 pairs: the first 50 started (one in box 1
+  // due now, one new record in box 3), 10 new.
+  it("should read a short film's test session with new cards left class by class, without sorting every pair of it", async () => {
+    const dueTomorrow = new Date(startOfToday + dayMilliseconds).toISOString();
+    const generatedPairs: GeneratedPair[] = Array.from({ length: 60 }, (_, index) => ({
+      gapBefore: 1,
+      hidden: index === 30,
+      record:
+        index >= 50
+          ? null
+          : index === 7
+            ? { box: 1, reviewCount: 2, studied: true, dueAt: now.toISOString() }
+            : index === 20
+              ? { box: 3, reviewCount: 0, studied: false, dueAt: dueTomorrow }
+              : { box: ((index % 3) + 2) as BoxNumber, reviewCount: 1, studied: true, dueAt: dueTomorrow },
+      otherLearnerRecord: index % 2 === 0 ? { box: 1, reviewCount: 1, studied: true, dueAt: null } : null,
+    }));
+    const { groupId, pairs } = await storeGroup(generatedPairs);
+    const config: SessionConfig = { mode: "test", range: "all", cardCount: 14 };
+    const select = (options: Parameters<typeof selectSessionCardsInDatabase>[4]) => watchStatements(() => selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options));
+    // The one statement sorts every pair of the window, each with its record, in test order.
+    const sortsEveryPair = (statements: string[]) => statements.some((statement) => statement.includes('left join "study_progress" as "sp"') && statement.includes('order by "urgency", "box"'));
+
+    const byClass = await select({});
+    expect(byClass.result).toEqual(expectedCards(pairs, config));
+    // Box 1 due now, the ten new cards, the new record of box 3, then box 2's first.
+    expect(byClass.result.map((card) => card.id)).toEqual([7, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 20, 0, 3].map((index) => `${groupId}-pair-${index}`));
+    const inOneStatement = await select({ classByClass: false });
+    expect(inOneStatement.result).toEqual(byClass.result);
+    if (engine === "sqlite") {
+      // The count with the classes' seeks, then the classes (0, 1), (0, 3) and (1, 2).
+      expect(byClass.sqliteStatements).toHaveLength(4);
+      expect(sortsEveryPair(byClass.sqliteStatements)).toBe(false);
+      expect(sortsEveryPair(inOneStatement.sqliteStatements)).toBe(true);
     }
   });
 

@@ -122,8 +122,11 @@ async function neighbourPosition(database: Executor, scope: Scope, position: num
 /** Where the candidates' context lines come from: window functions over every studied pair, or a lookup per chosen card. */
 type ContextSource = "every-pair" | "per-card";
 
-/** Which candidates a statement keeps: those in the learning states, or among them those of test order's first step or of its rest. */
-type CandidateFilter = "in-range" | "first-box-now" | "not-first-box-now";
+/**
+ * Which candidates a statement keeps: those in the learning states, or among them those of test order's first step or of
+ * its rest, or the pairs the learner has no record of (new cards, in the learning states when "new" is).
+ */
+type CandidateFilter = "in-range" | "first-box-now" | "not-first-box-now" | "without-record";
 
 /** What decides a statement's SQL text; everything else is a value. */
 type CandidatesShape = {
@@ -140,6 +143,11 @@ type CandidatesShape = {
   wholeGroup?: true;
   /** Only the records of this box that need practice now (urgency 0) or not (1): one class of test order. */
   inClass?: { box: BoxNumber; urgency: 0 | 1 };
+  /**
+   * With `inClass` box 1 needing practice now, the first class of test order while new cards are left: its records and,
+   * merged in position order, the group's pairs without a record, each read in position order up to the limit.
+   */
+  withNewPairs?: true;
 };
 
 /**
@@ -208,6 +216,8 @@ function candidateFilter(shape: CandidatesShape, dueAtOrBefore: string) {
       return shape.drivenBy === "records" ? sql<SqlBool>`(sp.box = ${FIRST_BOX} and ${inRange} and ${needsPracticeInFirstBox})` : sql<SqlBool>`(${inRange} and ${needsPracticeInFirstBox})`;
     case "not-first-box-now":
       return sql<SqlBool>`(${inRange} and not ${needsPracticeInFirstBox})`;
+    case "without-record":
+      return sql<SqlBool>`(sp.pair_id is null and ${inRange})`;
     default:
       return shape.filter satisfies never;
   }
@@ -239,8 +249,8 @@ function limitOf(database: Kysely<DatabaseSchema>, limit: number) {
   return database.getExecutor().adapter instanceof PostgresAdapter ? limit : sql<number>`cast(${limit} as integer)`;
 }
 
-/** One ordered, limited selection of candidates; with `per-card` context, each chosen card's studied neighbours looked up. */
-function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShape, learnerKey: string, groupId: string, from: number, to: number, contextFrom: number, contextTo: number, dueAtOrBefore: string, limit: number) {
+/** The candidates of one shape in its order, up to the limit when it has one, with the columns a card is made of. */
+function selectedCandidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShape, learnerKey: string, groupId: string, from: number, to: number, contextFrom: number, contextTo: number, dueAtOrBefore: string, limit: number) {
   let candidates = candidatesQuery(database, shape, learnerKey, groupId, from, to, contextFrom, contextTo).where(candidateFilter(shape, dueAtOrBefore));
   if (shape.inClass !== undefined) candidates = candidates.where(sql<SqlBool>`(sp.box = ${sql.lit(shape.inClass.box)} and ${needsPracticeNow(dueAtOrBefore)} = ${sql.lit(shape.inClass.urgency)})`);
   let ordered = candidates
@@ -248,7 +258,20 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
     .select([currentBox.as("box"), needsPracticeNow(dueAtOrBefore).as("urgency")]);
   for (const key of shape.order) ordered = ordered.orderBy(key === "position" ? "p.position" : key);
   if (shape.limited) ordered = ordered.limit(limitOf(database, limit));
+  return ordered;
+}
+
+/** One ordered, limited selection of candidates; with `per-card` context, each chosen card's studied neighbours looked up. */
+function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShape, learnerKey: string, groupId: string, from: number, to: number, contextFrom: number, contextTo: number, dueAtOrBefore: string, limit: number) {
+  let ordered = selectedCandidatesQuery(database, shape, learnerKey, groupId, from, to, contextFrom, contextTo, dueAtOrBefore, limit);
   if (shape.context === "every-pair") return ordered.select(["p.before_english", "p.before_swedish", "p.after_english", "p.after_swedish"]);
+  if (shape.withNewPairs === true) {
+    // Records and pairs without one are apart, so each part stops at the limit in position order (the pairs' index
+    // `group_id, position`, the records' of box 1): neither sorts the group.
+    const newPairs = selectedCandidatesQuery(database, { ...shape, drivenBy: "pairs", filter: "without-record", inClass: undefined, withNewPairs: undefined }, learnerKey, groupId, from, to, contextFrom, contextTo, dueAtOrBefore, limit);
+    const bothParts = sql<CardRow>`(select * from (${ordered}) union all select * from (${newPairs}) order by position limit ${limitOf(database, limit)})`;
+    ordered = database.selectFrom(bothParts.as("p")).selectAll() as unknown as typeof ordered;
+  }
   const neighbour = (direction: "before" | "after") =>
     sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
   let withNeighbours = database
@@ -337,11 +360,22 @@ function startedTallyQuery(learnerKey: string, groupId: string) {
     from (select (select g.pair_count from subtitle_group as g where g.id = ${groupId}) - (select count(*) from ${hiddenPairs}) as studied) as s`;
 }
 
-/** The classes of test order (`urgency box`) a started group's records fill, or why there are none to go by (new cards left, or not counted). */
-type StartedClasses = "nothing-studied" | "new-cards-left" | Set<string>;
+/**
+ * The classes of test order (`urgency box`) that hold a record of the learner's, and whether new cards are left (the
+ * first class then holds them too); or why the classes are not gone by: nothing to study, or a film too long to count
+ * or to look for its new cards along (`walk`).
+ */
+type TestOrderClasses = "nothing-studied" | "walk" | { newCardsLeft: boolean; holdingRecords: Set<string> };
 
 const classKey = (urgency: number, box: number) => `${urgency} ${box}`;
 const testOrderClasses = [0, 1].flatMap((urgency) => [1, 2, 3, 4, 5].map((box) => ({ urgency: urgency as 0 | 1, box: box as BoxNumber })));
+
+/**
+ * Up to this many studied pairs, a test session of the whole group with new cards left is read class by class too, its
+ * first class with the pairs that have no record (`withNewPairs`): those are looked for along the film in position order,
+ * as the one statement read every pair of it (and sorted them).
+ */
+const newCardsByClassUpToPairs = 512;
 
 /**
  * On SQLite, `startedTallyQuery`'s counts and which classes of test order (needing practice now or not, and box) hold a
@@ -349,22 +383,25 @@ const testOrderClasses = [0, 1].flatMap((urgency) => [1, 2, 3, 4, 5].map((box) =
  * from, one after the other, skipping the empty. (Counting by class instead read every record: a GROUP BY's sorter, or
  * ten filtered counts, cost 60–130 µs on a 200-pair film; a statement that finds nothing, about 10.)
  */
-async function startedClasses(database: Executor, learnerKey: string, groupId: string, dueAtOrBefore: string): Promise<StartedClasses> {
+async function classesOfTestOrder(database: Executor, learnerKey: string, groupId: string, dueAtOrBefore: string): Promise<TestOrderClasses> {
   const rows = await runShape(
     database,
-    "started classes",
+    "test order classes",
     (built, learnerKeyValue: string, groupIdValue: string, dueAtOrBeforeValue: string) => {
       const recordsOf = (box: BoxNumber) => sql`study_progress as sp where sp.learner_key = ${learnerKeyValue} and sp.group_id = ${groupIdValue} and sp.box = ${sql.lit(box)}`;
-      // A started record needs practice now when it has no due date or is due by now (`needsPracticeNow`); a record not
-      // started (of a hidden pair, the others being started) may mark a class that then gives no card.
+      // A record needs practice now when it is new (not studied nor rated), has no due date or is due by now
+      // (`needsPracticeNow`). A new record is looked for only while new cards are left: once every pair is started, only
+      // a hidden pair's record can be new. A class marked by a record that gives no card (a hidden pair's) is read in vain.
       const holdsRecords = ({ urgency, box }: (typeof testOrderClasses)[number]) =>
         urgency === 0
-          ? sql`(exists (select 1 from ${recordsOf(box)} and sp.due_at is null) or exists (select 1 from ${recordsOf(box)} and sp.due_at <= ${dueAtOrBeforeValue}))`
+          ? sql`case when exists (select 1 from ${recordsOf(box)} and sp.due_at is null) or exists (select 1 from ${recordsOf(box)} and sp.due_at <= ${dueAtOrBeforeValue}) then 1
+              when t.started < t.studied then exists (select 1 from ${recordsOf(box)} and sp.review_count = 0 and sp.studied_at is null) else 0 end`
           : sql`exists (select 1 from ${recordsOf(box)} and sp.due_at > ${dueAtOrBeforeValue})`;
-      // The seeks run only once every pair is started: otherwise the classes are not used.
-      const query = sql<Record<string, number | string | bigint | boolean | null>>`select t.studied as studied, t.started as started,
-        ${sql.join(testOrderClasses.map((inClass) => sql`case when t.studied <= t.started then ${holdsRecords(inClass)} end as ${sql.ref(`class_${inClass.urgency}_${inClass.box}`)}`))}
-        from (${startedTallyQuery(learnerKeyValue, groupIdValue)}) as t`;
+      // Materialized: flattened, the counts were made again in each class's condition (77 µs for 13).
+      const query = sql<Record<string, number | string | bigint | boolean | null>>`with t as materialized (${startedTallyQuery(learnerKeyValue, groupIdValue)})
+        select t.studied as studied, t.started as started,
+        ${sql.join(testOrderClasses.map((inClass) => sql`case when t.studied <= t.started or t.studied <= ${sql.lit(newCardsByClassUpToPairs)} then ${holdsRecords(inClass)} end as ${sql.ref(`class_${inClass.urgency}_${inClass.box}`)}`))}
+        from t`;
       return { compile: () => query.compile(built) };
     },
     [learnerKey, groupId, dueAtOrBefore],
@@ -372,8 +409,9 @@ async function startedClasses(database: Executor, learnerKey: string, groupId: s
   const [row] = rows;
   const studied = row?.studied === null || row?.studied === undefined ? 0 : Number(row.studied);
   if (studied <= 0) return "nothing-studied";
-  if (row?.started === null || row?.started === undefined || Number(row.started) < studied) return "new-cards-left";
-  return new Set(testOrderClasses.filter(({ urgency, box }) => Number(row?.[`class_${urgency}_${box}`] ?? 0) !== 0).map(({ urgency, box }) => classKey(urgency, box)));
+  const newCardsLeft = row?.started === null || row?.started === undefined || Number(row.started) < studied;
+  if (newCardsLeft && (row?.started === null || row?.started === undefined || studied > newCardsByClassUpToPairs)) return "walk";
+  return { newCardsLeft, holdingRecords: new Set(testOrderClasses.filter(({ urgency, box }) => Number(row?.[`class_${urgency}_${box}`] ?? 0) !== 0).map(({ urgency, box }) => classKey(urgency, box))) };
 }
 
 /**
@@ -471,10 +509,11 @@ async function walkInPositionOrder(database: Executor, scope: Scope, shape: Omit
  * times longer each time; on PostgreSQL a walk over the whole group reads its first slice while the window is read
  * (decision 0044).
  *
- * A test session of the whole group, once the learner has started every pair of it (`startedFromRecords`, true unless
- * given), has no new card: its first step is read from the learner's records in box 1 rather than walked (decision
- * 0056). On SQLite that replaces the one statement and the two steps; on PostgreSQL the early statement counts and
- * chooses.
+ * A test session of the whole group (`classByClass`, true unless given) is read from the learner's records once every
+ * pair of it is started: no new card is left, and its first step is box 1's records rather than a walk (decision 0056).
+ * On SQLite it is read class by class of test order, and so too over a film of up to 512 studied pairs with new cards
+ * left, the first class then with the pairs that have no record (decision 0057): that replaces the one statement and
+ * the two steps. On PostgreSQL the early statement counts and chooses.
  *
  * @example
  * const cards = await selectSessionCardsInDatabase(database, learner.key, group.id, describeSessionSelection(config, clock()));
@@ -484,10 +523,10 @@ export async function selectSessionCardsInDatabase(
   learnerKey: string,
   groupId: string,
   selection: SessionSelection,
-  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number; startedFromRecords?: boolean } = {},
+  options: { oneStatementUpToPositions?: number; firstSliceOfPositions?: number; classByClass?: boolean } = {},
 ): Promise<SessionCard[]> {
   const onSqlite = sqliteConnectionOf(database) !== undefined;
-  const startedFromRecords = options.startedFromRecords ?? true;
+  const classByClass = options.classByClass ?? true;
   const { dueAtOrBefore, learningStates } = selection;
   const context: ContextSource = selection.limit === null ? "every-pair" : "per-card";
   const drivenBy = learningStates.includes("new") ? "pairs" : "records";
@@ -509,21 +548,21 @@ export async function selectSessionCardsInDatabase(
   const restShape = { drivenBy: "records", context, learningStates, filter: drivenBy === "pairs" ? "not-first-box-now" : "in-range", order: byUrgency } as const;
   const readEarly = async (shape: NonNullable<typeof walkedShape>, limit: number): Promise<FirstStepAndRest> =>
     shape.filter === "first-box-now"
-      ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit, startedFromRecords)
+      ? selectFirstStepAndRest(database, earlyScope, shape, restShape, firstSlice, dueAtOrBefore, limit, classByClass)
       : { first: await selectInOrder(database, earlyScope, shape, belowEveryPosition, firstSlice, dueAtOrBefore, limit), rest: [], complete: false };
-  // Once every pair is started, a test session's first step (box 1, needing practice now) holds no new card: the records
-  // in box 1 give it from the index, where the walk along the film looked up every pair's record to find a few.
-  if (startedFromRecords && onSqlite && firstKey === "needs-practice-now" && drivenBy === "pairs" && walksTheWholeGroup && selection.limit !== null && selection.limit > 0) {
-    const classes = await startedClasses(database, learnerKey, groupId, dueAtOrBefore);
+  // A test session of the whole group, class by class of test order (needing practice now or not, by box), each class in
+  // position order: in this process a statement costs what it reads, and a class holds a few of the learner's records
+  // where the whole order sorted every pair of the film. New cards belong to the first class, looked for along the film.
+  if (classByClass && onSqlite && firstKey === "needs-practice-now" && drivenBy === "pairs" && walksTheWholeGroup && selection.limit !== null && selection.limit > 0) {
+    const classes = await classesOfTestOrder(database, learnerKey, groupId, dueAtOrBefore);
     if (classes === "nothing-studied") return [];
-    if (classes !== "new-cards-left") {
-      // Test order class by class, (needs practice now, box), each class in position order: in this process a statement
-      // costs what it reads, and a class holds a few of the group's records where the whole order sorted all of them.
+    if (classes !== "walk") {
       const wholeGroup: Scope = { learnerKey, groupId, firstPosition: belowEveryPosition, lastPosition: aboveEveryPosition };
       const cards: SessionCard[] = [];
       for (const inClass of testOrderClasses) {
-        if (cards.length === selection.limit || !classes.has(classKey(inClass.urgency, inClass.box))) continue;
-        const shape = { drivenBy: "records", context, learningStates, filter: "in-range", order: ["position"], wholeGroup: true, inClass } as const;
+        const withNewPairs = classes.newCardsLeft && inClass.urgency === 0 && inClass.box === FIRST_BOX;
+        if (cards.length === selection.limit || !(withNewPairs || classes.holdingRecords.has(classKey(inClass.urgency, inClass.box)))) continue;
+        const shape = { drivenBy: "records", context, learningStates, filter: "in-range", order: ["position"], wholeGroup: true, inClass, ...(withNewPairs && { withNewPairs }) } as const;
         cards.push(...(await selectInOrder(database, wholeGroup, shape, belowEveryPosition, aboveEveryPosition, dueAtOrBefore, selection.limit - cards.length)));
       }
       return cards;
