@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
 import { pathsRequestedOpening, signUpAndVerify, uniqueEmail, waitForHydration } from "./support/accounts.ts";
+import { startSplitDocumentProxy } from "./support/split-document-proxy.ts";
 
 const testbed = useBrowserTestbed();
 const contentPages = ["/", "/paintings", "/janus-unmasked", "/about", "/events", "/expositions", "/privacy-policy", "/Licence"];
@@ -54,6 +55,41 @@ describe("given the portfolio's content pages, prerendered without React (issue 
       }
     } finally {
       await context.close();
+    }
+  });
+
+  it("should paint a page first with its whole header, so a page arriving in two pieces shifts nothing, at 390 and 1366 px (CLS 0)", async () => {
+    // The cut falls inside the header's actions: the theme toggle has arrived, the account and the menu button not yet.
+    const proxy = await startSplitDocumentProxy(testbed.server.origin, '<div class="site-header__account">', 600);
+    try {
+      for (const width of [390, 1366]) {
+        for (const path of ["/", "/about"]) {
+          const context = await testbed.browser.newContext({ viewport: { width, height: 800 } });
+          const page = await context.newPage();
+          try {
+            await page.addInitScript(() => {
+              const record = window as unknown as { layoutShifts: number[]; menuButtonAtFirstFrame?: boolean };
+              record.layoutShifts = [];
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries()) record.layoutShifts.push((entry as PerformanceEntry & { value: number }).value);
+              }).observe({ type: "layout-shift", buffered: true });
+              requestAnimationFrame(() => (record.menuButtonAtFirstFrame = document.querySelector(".site-header__menu-button") !== null));
+            });
+            await page.goto(`${proxy.origin}${path}`);
+            await waitForHydration(page);
+            const { layoutShifts, menuButtonAtFirstFrame } = await page.evaluate(() => {
+              const { layoutShifts, menuButtonAtFirstFrame } = window as unknown as { layoutShifts: number[]; menuButtonAtFirstFrame?: boolean };
+              return { layoutShifts, menuButtonAtFirstFrame };
+            });
+            expect({ width, path, menuButtonAtFirstFrame, layoutShifts }).toEqual({ width, path, menuButtonAtFirstFrame: true, layoutShifts: [] });
+          } finally {
+            await context.close();
+          }
+        }
+      }
+      expect(proxy.cutPages).toEqual(["/", "/about", "/", "/about"]);
+    } finally {
+      await proxy.close();
     }
   });
 

@@ -48,6 +48,9 @@ export function SiteHeader() {
 
   return (
     <header className="site-header" data-state={visibility}>
+      {/* In the head (React hoists it): the first paint waits for the header's last element, the mobile menu. Painted
+          before the header's end had arrived, the actions grew leftwards as their later buttons came (CLS 0.001). */}
+      <link rel="expect" href={`#${mobileMenuId}`} blocking="render" />
       <div className="site-header__inner">
         <Link to="/" className="site-header__brand">
           {artistProfile.studioName}
