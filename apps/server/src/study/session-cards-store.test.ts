@@ -211,6 +211,10 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     }
   }
 
+  /** The group's session for `config`, selected with the given options while its statements and checkouts are watched. */
+  const watchedSelection = (groupId: string, config: SessionConfig) => (options: Parameters<typeof selectSessionCardsInDatabase>[4]) =>
+    watchStatements(() => selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options));
+
   // Decision 0056: once every card is started, the session comes from the learner's records. A 600-pair film whose six
   // box-1 cards lie past the first 512 positions: the walk would look up 560 records and take a second round trip.
   it("should read a test session of a started film from the learner's records, not by walking the film's pairs", async () => {
@@ -223,7 +227,7 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     }));
     const { groupId, pairs } = await storeGroup(generatedPairs);
     const config: SessionConfig = { mode: "test", range: "all", cardCount: 8 };
-    const select = (options: Parameters<typeof selectSessionCardsInDatabase>[4]) => watchStatements(() => selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options));
+    const select = watchedSelection(groupId, config);
     // A read driven by the film's pairs joins each pair to its record.
     const walksThePairs = (statements: string[]) => statements.some((statement) => statement.includes('left join "study_progress" as "sp"'));
 
@@ -265,7 +269,7 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     }));
     const { groupId, pairs } = await storeGroup(generatedPairs);
     const config: SessionConfig = { mode: "test", range: "all", cardCount: 14 };
-    const select = (options: Parameters<typeof selectSessionCardsInDatabase>[4]) => watchStatements(() => selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, describeSessionSelection(config, now), options));
+    const select = watchedSelection(groupId, config);
     // The one statement sorts every pair of the window, each with its record, in test order.
     const sortsEveryPair = (statements: string[]) => statements.some((statement) => statement.includes('left join "study_progress" as "sp"') && statement.includes('order by "urgency", "box"'));
 

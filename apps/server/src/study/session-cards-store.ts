@@ -409,8 +409,10 @@ async function classesOfTestOrder(database: Executor, learnerKey: string, groupI
   const [row] = rows;
   const studied = row?.studied === null || row?.studied === undefined ? 0 : Number(row.studied);
   if (studied <= 0) return "nothing-studied";
-  const newCardsLeft = row?.started === null || row?.started === undefined || Number(row.started) < studied;
-  if (newCardsLeft && (row?.started === null || row?.started === undefined || studied > newCardsByClassUpToPairs)) return "walk";
+  // Not counted (null): new cards may be left, and the walk finds them.
+  const started = row?.started === null || row?.started === undefined ? null : Number(row.started);
+  const newCardsLeft = started === null || started < studied;
+  if (newCardsLeft && (started === null || studied > newCardsByClassUpToPairs)) return "walk";
   return { newCardsLeft, holdingRecords: new Set(testOrderClasses.filter(({ urgency, box }) => Number(row?.[`class_${urgency}_${box}`] ?? 0) !== 0).map(({ urgency, box }) => classKey(urgency, box))) };
 }
 
