@@ -1,5 +1,5 @@
 // Runs autocannon in its own process (started by measure-throughput.ts) so the load does not share the server's
-// thread. Reads a ThroughputRequest as JSON on stdin and prints { requestsPerSecond, non2xx, errors } as JSON.
+// thread. Reads a ThroughputRequest as JSON on stdin and prints { requestsPerSecond, requests, non2xx, errors } as JSON.
 import { createRequire } from "node:module";
 import { text } from "node:stream/consumers";
 
@@ -30,7 +30,7 @@ type Autocannon = (options: {
   headers?: Record<string, string>;
   body?: string;
   requests?: AutocannonRequest[];
-}) => Promise<{ requests: { average: number }; non2xx: number; errors: number }>;
+}) => Promise<{ requests: { average: number; total: number }; non2xx: number; errors: number }>;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 const request = JSON.parse(await text(process.stdin)) as RunnerRequest;
@@ -48,4 +48,4 @@ const result = await autocannon({
       ? undefined
       : [{ method: request.method, headers: request.headers, body: request.body, setupRequest: (raw) => ({ ...raw, path: paths[nextPath++ % paths.length] }) }],
 });
-process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, non2xx: result.non2xx, errors: result.errors }));
+process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));

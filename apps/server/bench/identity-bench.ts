@@ -75,6 +75,7 @@ async function main() {
   console.info(`GET /_allauth/browser/v1/auth/session (signed in): ${session.requestsPerSecond.toFixed(0)} requests/s`);
   console.info(`bare node:http JSON server (same answer):          ${session.bareRequestsPerSecond.toFixed(0)} requests/s`);
   console.info(`ratio: ${session.ratioToBare.toFixed(2)} (target >= 0.5)`);
+  console.info(`server CPU per answer: ${session.cpuMicrosecondsPerRequest.toFixed(1)} µs, bare ${session.bareCpuMicrosecondsPerRequest.toFixed(1)} µs`);
   console.info(`login (${loginCount} sequential, argon2id): p50 ${login.p50Milliseconds.toFixed(1)} ms, p99 ${login.p99Milliseconds.toFixed(1)} ms`);
   const written = writeBenchResult({
     name: "identity",

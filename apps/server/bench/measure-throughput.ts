@@ -7,10 +7,12 @@ import path from "node:path";
 import { text } from "node:stream/consumers";
 import type { ServerLifecycle } from "../src/operations/index.ts";
 
-const runnerPath = path.join(import.meta.dirname, "autocannon-runner.ts");
+const runnerPath = path.join(import.meta.dirname, import.meta.url.endsWith(".ts") ? "autocannon-runner.ts" : "autocannon-runner.js");
 
 export const throughputSeconds = Number(process.env.BENCH_SECONDS ?? 10);
 export const throughputConnections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+export type Throughput = { requestsPerSecond: number; cpuMicrosecondsPerRequest: number };
 
 export interface ThroughputRequest {
   url: string;
@@ -24,11 +26,14 @@ export interface ThroughputRequest {
 
 /**
  * Requests per second from autocannon running in a child process, so the load generator does not share the
- * server's thread (on 2 cores: one for the server, one for the load). Any non-2xx answer or error fails the bench.
+ * server's thread (on 2 cores: one for the server, one for the load), and the CPU time this process (the server) spent
+ * per answer meanwhile: a figure the machine's speed moves, but not whether the load generator kept up. Any non-2xx
+ * answer or error fails the bench.
  */
-export async function measureRequestsPerSecond(request: ThroughputRequest): Promise<number> {
+export async function measureRequestsPerSecond(request: ThroughputRequest): Promise<Throughput> {
   // The parent's execArgv carries tsx's loader, so the runner can be TypeScript too.
   const child = spawn(process.execPath, [...process.execArgv, runnerPath], { stdio: ["pipe", "pipe", "inherit"] });
+  const cpuBefore = process.cpuUsage();
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const output = text(child.stdout);
   child.stdin.end(
@@ -43,12 +48,13 @@ export async function measureRequestsPerSecond(request: ThroughputRequest): Prom
     }),
   );
   const [exitCode, stdout] = await Promise.all([exited, output]);
+  const cpu = process.cpuUsage(cpuBefore);
   if (exitCode !== 0) throw new Error(`autocannon exited with code ${exitCode} for ${request.method ?? "GET"} ${request.url}.`);
-  const result = JSON.parse(stdout) as { requestsPerSecond: number; non2xx: number; errors: number };
+  const result = JSON.parse(stdout) as { requestsPerSecond: number; requests: number; non2xx: number; errors: number };
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${request.method ?? "GET"} ${request.url} gave ${result.non2xx} non-2xx answers and ${result.errors} errors under load.`);
   }
-  return result.requestsPerSecond;
+  return { requestsPerSecond: result.requestsPerSecond, cpuMicrosecondsPerRequest: (cpu.user + cpu.system) / result.requests };
 }
 
 /** A node:http server answering every request with the given JSON body: the ceiling an endpoint is compared with. */
@@ -75,15 +81,25 @@ export async function startBareJsonServer(body: string): Promise<{ url: string; 
  * The endpoint's requests per second as a ratio to the bare server measured just before it, in the same process, so
  * that whatever else the machine is doing weighs on both; with the machine's load average (one minute) just before.
  */
-export async function measureAgainstBareServer(endpoint: ThroughputRequest, bareBody: string): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number; loadAverage: number }> {
+export async function measureAgainstBareServer(
+  endpoint: ThroughputRequest,
+  bareBody: string,
+): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number; cpuMicrosecondsPerRequest: number; bareCpuMicrosecondsPerRequest: number; loadAverage: number }> {
   await measureRequestsPerSecond({ ...endpoint, seconds: 3 }); // warm-up
   const bare = await startBareJsonServer(bareBody);
   try {
     const loadAverage = Number((os.loadavg()[0] ?? 0).toFixed(2));
     // Same method, body and paths (the bare server ignores them), so the load generator does the same work for both.
-    const bareRequestsPerSecond = await measureRequestsPerSecond({ url: bare.url, method: endpoint.method, body: endpoint.body, paths: endpoint.paths, headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" } });
-    const requestsPerSecond = await measureRequestsPerSecond(endpoint);
-    return { requestsPerSecond, bareRequestsPerSecond, ratioToBare: requestsPerSecond / bareRequestsPerSecond, loadAverage };
+    const bareRun = await measureRequestsPerSecond({ url: bare.url, method: endpoint.method, body: endpoint.body, paths: endpoint.paths, headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" } });
+    const run = await measureRequestsPerSecond(endpoint);
+    return {
+      requestsPerSecond: run.requestsPerSecond,
+      bareRequestsPerSecond: bareRun.requestsPerSecond,
+      ratioToBare: run.requestsPerSecond / bareRun.requestsPerSecond,
+      cpuMicrosecondsPerRequest: run.cpuMicrosecondsPerRequest,
+      bareCpuMicrosecondsPerRequest: bareRun.cpuMicrosecondsPerRequest,
+      loadAverage,
+    };
   } finally {
     bare.close();
   }

@@ -169,7 +169,7 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   for (const [query, latency] of Object.entries(queries)) console.info(`  ${query}: p50 ${latency.p50Milliseconds.toFixed(1)} ms, p95 ${latency.p95Milliseconds.toFixed(1)} ms`);
   for (const [call, figures] of Object.entries(interleaved)) console.info(`  interleaved ${call}: p95 ${figures.p95Milliseconds.toFixed(1)} ms, ×${figures.ratioToSiteConfigP95.toFixed(1)} of GET /site-config's p95`);
   console.info(`  POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
-  console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}`);
+  console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}; server CPU per answer ${autocannonRating.cpuMicrosecondsPerRequest.toFixed(1)} µs, bare ${autocannonRating.bareCpuMicrosecondsPerRequest.toFixed(1)} µs`);
   await requestsDrained(lifecycle);
   server.close();
   server.closeAllConnections?.();

@@ -46,10 +46,10 @@ describe("given the results of every bench", () => {
     expect(values["clone + install + build and start → first page (total)"]).toBe("0.8 s + 21.4 s + 95.2 s (117 s)");
   });
 
-  it("should render each throughput ratio beside issue 16's goal and the machine's load", () => {
-    expect(markdown).toContain("| endpoint | engine | requests/s | bare node:http requests/s | ratio | goal (issue 16) | load average |");
-    expect(markdown).toContain("| GET /_allauth/browser/v1/auth/session (signed in) | SQLite | 6,121 | 10,200 | 0.60× | ≥ 0.5 (met) | 1.25 |");
-    expect(markdown).toContain("| POST /api/subtitle-pairs/:id/rate/ | SQLite | 2,100 | 10,500 | 0.20× | ≥ 0.3 (not met) | — |");
+  it("should render each throughput ratio beside issue 16's goal, the server's CPU per answer and the machine's load", () => {
+    expect(markdown).toContain("| endpoint | engine | requests/s | bare node:http requests/s | ratio | goal (issue 16) | server CPU per answer | bare CPU per answer | load average |");
+    expect(markdown).toContain("| GET /_allauth/browser/v1/auth/session (signed in) | SQLite | 6,121 | 10,200 | 0.60× | ≥ 0.5 (met) | 24.6 µs | 12.2 µs | 1.25 |");
+    expect(markdown).toContain("| POST /api/subtitle-pairs/:id/rate/ | SQLite | 2,100 | 10,500 | 0.20× | ≥ 0.3 (not met) | — | — | — |");
   });
 
   it("should render a table row per public page", () => {

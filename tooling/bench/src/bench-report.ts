@@ -238,7 +238,15 @@ function renderSitePages(site: BenchResult): Table {
 
 function throughputCells(figures: BenchFigure | undefined, goal: number | undefined): string[] {
   const ratio = numberAt(figures, "ratioToBare");
-  return [formatNumber(numberAt(figures, "requestsPerSecond")), formatNumber(numberAt(figures, "bareRequestsPerSecond")), formatRatio(ratio), goalOf(ratio, goal), formatNumber(numberAt(figures, "loadAverage"))];
+  return [
+    formatNumber(numberAt(figures, "requestsPerSecond")),
+    formatNumber(numberAt(figures, "bareRequestsPerSecond")),
+    formatRatio(ratio),
+    goalOf(ratio, goal),
+    formatNumber(numberAt(figures, "cpuMicrosecondsPerRequest"), " µs"),
+    formatNumber(numberAt(figures, "bareCpuMicrosecondsPerRequest"), " µs"),
+    formatNumber(numberAt(figures, "loadAverage")),
+  ];
 }
 
 function renderThroughput(identity: BenchResult | undefined, study: BenchResult | undefined): Table {
@@ -250,7 +258,7 @@ function renderThroughput(identity: BenchResult | undefined, study: BenchResult 
   for (const [engine, figures] of enginesOf(study)) {
     rows.push(["POST /api/subtitle-pairs/:id/rate/", engineLabelOf(engine), ...throughputCells(figureAt(figures, "rating"), throughputRatioGoals.rating[engine])]);
   }
-  return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio", "goal (issue 16)", "load average"], rows };
+  return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio", "goal (issue 16)", "server CPU per answer", "bare CPU per answer", "load average"], rows };
 }
 
 function renderStudyQueries(study: BenchResult): Table {

