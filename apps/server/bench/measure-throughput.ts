@@ -77,27 +77,64 @@ export async function startBareJsonServer(body: string): Promise<{ url: string; 
   };
 }
 
+/** Rounds of the bare server then the endpoint, each run half of `throughputSeconds` long (`BENCH_RATIO_ROUNDS`). */
+export const ratioRounds = Number(process.env.BENCH_RATIO_ROUNDS ?? 3);
+export const secondsPerRatioRun = Math.max(1, Math.round(throughputSeconds / 2));
+
+export type RatioToBare = {
+  /** The medians over the rounds: the endpoint's and the bare server's requests per second, and their ratio. */
+  requestsPerSecond: number;
+  bareRequestsPerSecond: number;
+  ratioToBare: number;
+  /** The lowest and the highest of the rounds' ratios. */
+  lowestRoundRatio: number;
+  highestRoundRatio: number;
+  cpuMicrosecondsPerRequest: number;
+  bareCpuMicrosecondsPerRequest: number;
+  rounds: number;
+  loadAverage: number;
+};
+
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /**
- * The endpoint's requests per second as a ratio to the bare server measured just before it, in the same process, so
- * that whatever else the machine is doing weighs on both; with the machine's load average (one minute) just before.
+ * The endpoint's requests per second as a ratio to a bare server measured in the same process, so that whatever else
+ * the machine is doing weighs on both: in rounds, the bare server then the endpoint, each round's ratio from its own
+ * pair of runs, and the median of the rounds' ratios (a machine that slows down for a few seconds spoils one round, not
+ * the figure); with the machine's load average (one minute) just before.
  */
-export async function measureAgainstBareServer(
-  endpoint: ThroughputRequest,
-  bareBody: string,
-): Promise<{ requestsPerSecond: number; bareRequestsPerSecond: number; ratioToBare: number; cpuMicrosecondsPerRequest: number; bareCpuMicrosecondsPerRequest: number; loadAverage: number }> {
+export async function measureAgainstBareServer(endpoint: ThroughputRequest, bareBody: string): Promise<RatioToBare> {
   await measureRequestsPerSecond({ ...endpoint, seconds: 3 }); // warm-up
   const bare = await startBareJsonServer(bareBody);
   try {
     const loadAverage = Number((os.loadavg()[0] ?? 0).toFixed(2));
-    // Same method, body and paths (the bare server ignores them), so the load generator does the same work for both.
-    const bareRun = await measureRequestsPerSecond({ url: bare.url, method: endpoint.method, body: endpoint.body, paths: endpoint.paths, headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" } });
-    const run = await measureRequestsPerSecond(endpoint);
+    const rounds: Array<{ bare: Throughput; endpoint: Throughput }> = [];
+    for (let round = 0; round < ratioRounds; round += 1) {
+      // Same method, body and paths (the bare server ignores them), so the load generator does the same work for both.
+      const bareRun = await measureRequestsPerSecond({
+        url: bare.url,
+        method: endpoint.method,
+        body: endpoint.body,
+        paths: endpoint.paths,
+        headers: endpoint.body === undefined ? {} : { "Content-Type": "application/json" },
+        seconds: secondsPerRatioRun,
+      });
+      rounds.push({ bare: bareRun, endpoint: await measureRequestsPerSecond({ ...endpoint, seconds: secondsPerRatioRun }) });
+    }
+    const ratios = rounds.map((round) => round.endpoint.requestsPerSecond / round.bare.requestsPerSecond);
     return {
-      requestsPerSecond: run.requestsPerSecond,
-      bareRequestsPerSecond: bareRun.requestsPerSecond,
-      ratioToBare: run.requestsPerSecond / bareRun.requestsPerSecond,
-      cpuMicrosecondsPerRequest: run.cpuMicrosecondsPerRequest,
-      bareCpuMicrosecondsPerRequest: bareRun.cpuMicrosecondsPerRequest,
+      requestsPerSecond: medianOf(rounds.map((round) => round.endpoint.requestsPerSecond)),
+      bareRequestsPerSecond: medianOf(rounds.map((round) => round.bare.requestsPerSecond)),
+      ratioToBare: medianOf(ratios),
+      lowestRoundRatio: Math.min(...ratios),
+      highestRoundRatio: Math.max(...ratios),
+      cpuMicrosecondsPerRequest: medianOf(rounds.map((round) => round.endpoint.cpuMicrosecondsPerRequest)),
+      bareCpuMicrosecondsPerRequest: medianOf(rounds.map((round) => round.bare.cpuMicrosecondsPerRequest)),
+      rounds: ratioRounds,
       loadAverage,
     };
   } finally {

@@ -16,7 +16,7 @@ import { createServerLifecycle } from "../src/operations/index.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase, type OpenedDatabase } from "../src/database/open-database.ts";
 import { insertGroupWithPairs } from "../src/study/study-store.ts";
-import { measureAgainstBareServer, throughputConnections, throughputSeconds, requestsDrained } from "./measure-throughput.ts";
+import { measureAgainstBareServer, ratioRounds, requestsDrained, secondsPerRatioRun, throughputConnections } from "./measure-throughput.ts";
 
 const pairCount = 20_000;
 const requestCount = Number(process.env.BENCH_REQUESTS ?? 50);
@@ -169,7 +169,7 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
   for (const [query, latency] of Object.entries(queries)) console.info(`  ${query}: p50 ${latency.p50Milliseconds.toFixed(1)} ms, p95 ${latency.p95Milliseconds.toFixed(1)} ms`);
   for (const [call, figures] of Object.entries(interleaved)) console.info(`  interleaved ${call}: p95 ${figures.p95Milliseconds.toFixed(1)} ms, ×${figures.ratioToSiteConfigP95.toFixed(1)} of GET /site-config's p95`);
   console.info(`  POST rate: ${sequentialRate.toFixed(0)} requests/s sequential, ${concurrentRate.toFixed(0)} requests/s with 10 concurrent clients`);
-  console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)}; server CPU per answer ${autocannonRating.cpuMicrosecondsPerRequest.toFixed(1)} µs, bare ${autocannonRating.bareCpuMicrosecondsPerRequest.toFixed(1)} µs`);
+  console.info(`  POST rate (autocannon, ${throughputConnections} connections): ${autocannonRating.requestsPerSecond.toFixed(0)} requests/s, bare node:http ${autocannonRating.bareRequestsPerSecond.toFixed(0)}, ratio ${autocannonRating.ratioToBare.toFixed(2)} (median of ${ratioRounds} rounds, ${autocannonRating.lowestRoundRatio.toFixed(2)}–${autocannonRating.highestRoundRatio.toFixed(2)}); server CPU per answer ${autocannonRating.cpuMicrosecondsPerRequest.toFixed(1)} µs, bare ${autocannonRating.bareCpuMicrosecondsPerRequest.toFixed(1)} µs`);
   await requestsDrained(lifecycle);
   server.close();
   server.closeAllConnections?.();
@@ -192,7 +192,7 @@ async function main() {
   const loadAtStart = os.loadavg()[0]?.toFixed(2);
   const engines: Record<string, BenchFigures> = {};
   const notes = [
-    `One signed-in learner with 5,000 of the ${pairCount.toLocaleString("en-US")} cards started; latencies over ${requestCount} sequential requests (the interleaved ratios over ${interleavedRounds} rounds); the autocannon rating rates the cards in turn with ${throughputConnections} connections for ${throughputSeconds} s; load average ${loadAtStart} at the start.`,
+    `One signed-in learner with 5,000 of the ${pairCount.toLocaleString("en-US")} cards started; latencies over ${requestCount} sequential requests (the interleaved ratios over ${interleavedRounds} rounds); the autocannon rating rates the cards in turn with ${throughputConnections} connections, in ${ratioRounds} rounds of ${secondsPerRatioRun} s of the bare server then ${secondsPerRatioRun} s of the endpoint, the ratio the median of the rounds' ratios; load average ${loadAtStart} at the start.`,
   ];
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-study-bench-"));
   const sqlite = openDatabase({ databaseUrl: null, dataDirectory });
@@ -221,7 +221,7 @@ async function main() {
     console.info(`\nPostgreSQL: skipped, nothing answers at ${postgresUrl} (set BENCH_POSTGRES_URL).`);
     notes.push(`PostgreSQL skipped: nothing answered at ${new URL(postgresUrl).host}.`);
   }
-  console.info(`Written: ${writeBenchResult({ name: "study", figures: { pairCount, connections: throughputConnections, durationSeconds: throughputSeconds, engines }, notes })}`);
+  console.info(`Written: ${writeBenchResult({ name: "study", figures: { pairCount, connections: throughputConnections, secondsPerRun: secondsPerRatioRun, engines }, notes })}`);
 }
 
 main().then(

@@ -53,11 +53,19 @@ function goalOf(ratio: number | undefined, goal: number | undefined): string {
   return `≥ ${formatNumber(goal)}${ratio === undefined ? "" : ratio >= goal ? " (met)" : " (not met)"}`;
 }
 
+/** "0.42×", or "0.42× (rounds 0.40–0.45×)" when the ratio is the median of rounds. */
+function formatRatioOfRounds(figures: BenchFigure | undefined): string {
+  const ratio = numberAt(figures, "ratioToBare");
+  const lowest = numberAt(figures, "lowestRoundRatio");
+  const highest = numberAt(figures, "highestRoundRatio");
+  return lowest === undefined || highest === undefined ? formatRatio(ratio) : `${formatRatio(ratio)} (rounds ${lowest.toFixed(2)}–${formatRatio(highest)})`;
+}
+
 /** "0.42× (4,200 vs 10,000 req/s; goal ≥ 0.5 (not met); load 1.2)": a ratio, what it came from, its goal and the load. */
 function describeRatio(figures: BenchFigure | undefined, goal: number | undefined): string {
   const ratio = numberAt(figures, "ratioToBare");
   const load = numberAt(figures, "loadAverage");
-  return `${formatRatio(ratio)} (${formatNumber(numberAt(figures, "requestsPerSecond"))} vs ${formatNumber(numberAt(figures, "bareRequestsPerSecond"))} req/s; goal ${goalOf(ratio, goal)}${load === undefined ? "" : `; load ${formatNumber(load)}`})`;
+  return `${formatRatioOfRounds(figures)} (${formatNumber(numberAt(figures, "requestsPerSecond"))} vs ${formatNumber(numberAt(figures, "bareRequestsPerSecond"))} req/s; goal ${goalOf(ratio, goal)}${load === undefined ? "" : `; load ${formatNumber(load)}`})`;
 }
 
 function lastIndexOf(values: BenchFigure | undefined): number {
@@ -241,7 +249,7 @@ function throughputCells(figures: BenchFigure | undefined, goal: number | undefi
   return [
     formatNumber(numberAt(figures, "requestsPerSecond")),
     formatNumber(numberAt(figures, "bareRequestsPerSecond")),
-    formatRatio(ratio),
+    formatRatioOfRounds(figures),
     goalOf(ratio, goal),
     formatNumber(numberAt(figures, "cpuMicrosecondsPerRequest"), " µs"),
     formatNumber(numberAt(figures, "bareCpuMicrosecondsPerRequest"), " µs"),
