@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 
 /** The shared lint rules; a package's `eslint.config.js` re-exports them. */
 export default tseslint.config(
-  { ignores: ["dist/**", "build/**", "storybook-static/**", ".react-router/**", "node_modules/**"] },
+  { ignores: ["dist/**", ".bench-build/**", "build/**", "storybook-static/**", ".react-router/**", "node_modules/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
