@@ -366,7 +366,7 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
     section("Throughput against a bare node:http server", [
       ...renderTable(renderThroughput(identity, study)),
       "",
-      "autocannon in a child process; each endpoint is measured right after a bare node:http JSON server in the same process, and the ratio is endpoint ÷ bare. The load average (one minute) is the machine's just before the pair of measurements: the busier the machine, the less the bare server reaches, and the ratios move with it.",
+      "autocannon in a child process; each endpoint is measured in rounds, each a run of a bare node:http JSON server in the same process followed by a run of the endpoint, and the ratio is the median of the rounds' endpoint ÷ bare (the lowest and highest round beside it). CPU per answer is the server process's CPU time over a run divided by its answers. The load average (one minute) is the machine's just before the rounds: the busier the machine, the less the bare server reaches, and the ratios move with it.",
       ...(loginP50 === undefined ? [] : ["", `Sign-in (argon2id), sequential: p50 ${formatNumber(loginP50, " ms")}, p99 ${formatNumber(numberAt(identity?.figures, "login.p99Milliseconds"), " ms")}.`]),
     ]);
   }
