@@ -86,10 +86,14 @@ export const OwnerFixesAPair: Story = {
     await userEvent.clear(swedish);
     await userEvent.type(swedish, "God morgon, Anna!");
     await userEvent.click(editor.getByRole("button", { name: "Save" }));
-    await expect(await page.findByText("God morgon, Anna!")).toBeVisible();
+    // The typed text is also the textarea's own text while the save is on its way: the row's cell is what must show it,
+    // once the editor has closed.
+    await waitFor(() => expect(page.queryByRole("form", { name: "Fix pair 2" })).toBeNull());
+    await expect(await page.findByRole("cell", { name: "God morgon, Anna!" })).toBeVisible();
     await userEvent.click(page.getByRole("button", { name: "Fix pair 2" }));
     await userEvent.click(within(page.getByRole("form", { name: "Fix pair 2" })).getByRole("button", { name: "Merge with next" }));
-    await expect(await page.findByText("God morgon, Anna! Sov du gott?")).toBeVisible();
+    await waitFor(() => expect(page.queryByRole("form", { name: "Fix pair 2" })).toBeNull());
+    await expect(await page.findByRole("cell", { name: "God morgon, Anna! Sov du gott?" })).toBeVisible();
   },
 };
 
