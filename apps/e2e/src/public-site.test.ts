@@ -176,6 +176,15 @@ describe("given a visitor browsing the shop", () => {
       await context.close();
     }
   });
+
+  it("should answer 404 under the app's client-only sections where no screen lives, and 200 where one does", async () => {
+    for (const unknownPath of ["/study", "/study/7", "/account/no-such-screen", "/settings/profile", "/billing"]) {
+      expect((await fetch(`${testbed.server.origin}${unknownPath}`)).status, unknownPath).toBe(404);
+    }
+    for (const screenPath of ["/study/7/config", "/account/login", "/pricing"]) {
+      expect((await fetch(`${testbed.server.origin}${screenPath}`)).status, screenPath).toBe(200);
+    }
+  });
 });
 
 describe("given the shared frame", () => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
+import { clientOnlyRoutesFileName } from "./build-index.ts";
 import { publicOriginPlaceholder } from "./site-routes.ts";
 import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
 
@@ -167,6 +168,34 @@ describe("given a prerendered web build", () => {
     expect(response.headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
     expect(response.headers.get("Permissions-Policy")).toContain("camera=()");
     expect(response.headers.get("Strict-Transport-Security")).toBeNull();
+  });
+});
+
+describe("given a build that lists its client-only routes", () => {
+  let listingBuildDirectory: string;
+  beforeAll(() => {
+    listingBuildDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-listing-build-"));
+    fs.writeFileSync(path.join(listingBuildDirectory, "__spa-fallback.html"), pageHtml("Loading"));
+    fs.mkdirSync(path.join(listingBuildDirectory, "__not-found"));
+    fs.writeFileSync(path.join(listingBuildDirectory, "__not-found", "index.html"), pageHtml("Page not found"));
+    fs.writeFileSync(path.join(listingBuildDirectory, clientOnlyRoutesFileName), JSON.stringify({ patterns: ["/dashboard", "/account/login", "/study/:groupId/config"] }));
+  });
+  afterAll(() => fs.rmSync(listingBuildDirectory, { recursive: true, force: true }));
+
+  it.each(["/dashboard", "/account/login", "/account/login/", "/study/7/config", "/study/%C3%A5/config"])("should serve the SPA fallback for %s", async (clientOnlyPath) => {
+    const response = await createTestApp({ webBuildDirectory: listingBuildDirectory }).request(clientOnlyPath);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("<title>Loading</title>");
+  });
+
+  it.each(["/study", "/study/7", "/study//config", "/study/7/config/more", "/account/no-such-screen", "/settings/profile", "/billing", "/Dashboard"])("should answer %s, which no screen serves, with the not-found page and 404", async (unknownPath) => {
+    const response = await createTestApp({ webBuildDirectory: listingBuildDirectory }).request(unknownPath);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("<title>Page not found</title>");
+  });
+
+  it("should not serve the list itself", async () => {
+    expect((await createTestApp({ webBuildDirectory: listingBuildDirectory }).request(`/${clientOnlyRoutesFileName}`)).status).toBe(404);
   });
 });
 

@@ -11,8 +11,10 @@ import { readBuildIndex, type BuildIndex } from "./build-index.ts";
 import { getContentType } from "./content-types.ts";
 
 /**
- * Routes that exist only in the browser (no prerendered page): they get `__spa-fallback.html`.
- * `/x/*` matches `/x` and everything below it; other patterns match exactly. Matching is case-sensitive.
+ * Routes that exist only in the browser (no prerendered page): they get `__spa-fallback.html`. The web build lists its
+ * own in `__client-only-routes.json` (decision 0060); these wider patterns serve a build that does not.
+ * `/x/*` matches `/x` and everything below it; `:name` matches any one segment; other segments match exactly.
+ * Matching is case-sensitive.
  */
 export const defaultClientOnlyRoutePatterns: readonly string[] = [
   "/dashboard",
@@ -58,7 +60,7 @@ type HtmlPage = { html: string; inlineScriptHashes: string[] };
  * app.route("/", createSiteRoutes({ webBuildDirectory: "/srv/web/build/client", rereadBuild: false }));
  */
 export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: SecurityHeadersVariables }> {
-  const clientOnlyRoutePatterns = options.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns;
+  const clientOnlyRoutePatterns = options.clientOnlyRoutePatterns;
   let buildIndex: BuildIndex | null = null;
   let buildIndexReadAt = 0;
   let htmlPages = new Map<string, HtmlPage>();
@@ -125,7 +127,7 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
     if (index.files.has(pagePath)) {
       return respondWithHtmlPage(c, pagePath, 200);
     }
-    if (matchesClientOnlyRoute(`/${pageFolder}`, clientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
+    if (matchesClientOnlyRoute(`/${pageFolder}`, clientOnlyRoutePatterns ?? index.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
       return respondWithHtmlPage(c, spaFallbackPagePath, 200);
     }
     const nearestNotFoundPage = findNearestNotFoundPage(pageFolder, index.files);
@@ -174,6 +176,8 @@ function decodeRequestPath(rawPath: string): string {
  *
  * @example
  * matchesClientOnlyRoute("/study/3/session", ["/study/*"]); // true
+ * matchesClientOnlyRoute("/study/3/session", ["/study/:groupId/session"]); // true
+ * matchesClientOnlyRoute("/study", ["/study/:groupId/session"]); // false
  */
 export function matchesClientOnlyRoute(requestPath: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => {
@@ -181,7 +185,10 @@ export function matchesClientOnlyRoute(requestPath: string, patterns: readonly s
       const prefix = pattern.slice(0, -2);
       return requestPath === prefix || requestPath.startsWith(`${prefix}/`);
     }
-    return requestPath === pattern;
+    if (!pattern.includes("/:")) return requestPath === pattern;
+    const patternSegments = pattern.split("/");
+    const pathSegments = requestPath.split("/");
+    return patternSegments.length === pathSegments.length && patternSegments.every((segment, index) => (segment.startsWith(":") ? pathSegments[index] !== "" : segment === pathSegments[index]));
   });
 }
 
