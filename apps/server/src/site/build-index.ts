@@ -15,7 +15,14 @@ const clientOnlyRoutesSchema = v.object({ patterns: v.array(v.pipe(v.string(), v
 
 async function readClientOnlyRoutePatterns(buildDirectory: string): Promise<readonly string[]> {
   const filePath = path.join(buildDirectory, clientOnlyRoutesFileName);
-  const result = v.safeParse(clientOnlyRoutesSchema, JSON.parse(await fs.readFile(filePath, "utf8")));
+  const text = await fs.readFile(filePath, "utf8");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${filePath} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const result = v.safeParse(clientOnlyRoutesSchema, parsed);
   if (!result.success) throw new Error(`${filePath} is not a list of route patterns: ${v.summarize(result.issues)}`);
   return result.output.patterns;
 }

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfiguration } from "../config.ts";
 import { createServer } from "../create-server.ts";
-import { clientOnlyRoutesFileName } from "./build-index.ts";
+import { clientOnlyRoutesFileName, readBuildIndex } from "./build-index.ts";
 import { publicOriginPlaceholder } from "./site-routes.ts";
 import { openTestDatabase, type TestDatabase } from "../database/test-databases.ts";
 
@@ -192,6 +192,16 @@ describe("given a build that lists its client-only routes", () => {
     const response = await createTestApp({ webBuildDirectory: listingBuildDirectory }).request(unknownPath);
     expect(response.status).toBe(404);
     expect(await response.text()).toContain("<title>Page not found</title>");
+  });
+
+  it.each(["{not json", JSON.stringify({ patterns: ["dashboard"] })])("should refuse a broken list %s with an error that names its file", async (brokenList) => {
+    const brokenBuildDirectory = fs.mkdtempSync(path.join(os.tmpdir(), "atelier-broken-list-build-"));
+    try {
+      fs.writeFileSync(path.join(brokenBuildDirectory, clientOnlyRoutesFileName), brokenList);
+      await expect(readBuildIndex(brokenBuildDirectory)).rejects.toThrow(path.join(brokenBuildDirectory, clientOnlyRoutesFileName));
+    } finally {
+      fs.rmSync(brokenBuildDirectory, { recursive: true, force: true });
+    }
   });
 
   it("should not serve the list itself", async () => {

@@ -60,7 +60,6 @@ type HtmlPage = { html: string; inlineScriptHashes: string[] };
  * app.route("/", createSiteRoutes({ webBuildDirectory: "/srv/web/build/client", rereadBuild: false }));
  */
 export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: SecurityHeadersVariables }> {
-  const clientOnlyRoutePatterns = options.clientOnlyRoutePatterns;
   let buildIndex: BuildIndex | null = null;
   let buildIndexReadAt = 0;
   let htmlPages = new Map<string, HtmlPage>();
@@ -127,7 +126,7 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
     if (index.files.has(pagePath)) {
       return respondWithHtmlPage(c, pagePath, 200);
     }
-    if (matchesClientOnlyRoute(`/${pageFolder}`, clientOnlyRoutePatterns ?? index.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
+    if (matchesClientOnlyRoute(`/${pageFolder}`, options.clientOnlyRoutePatterns ?? index.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
       return respondWithHtmlPage(c, spaFallbackPagePath, 200);
     }
     const nearestNotFoundPage = findNearestNotFoundPage(pageFolder, index.files);
