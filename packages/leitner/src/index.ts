@@ -40,10 +40,13 @@ export {
 } from "./session.ts";
 export {
   computeGroupStatistics,
+  describeDueDateClasses,
+  dueDateClassOf,
   dueForecastFromTallies,
   groupStatisticsFromTallies,
   moveLearningStateCount,
   tallyProgress,
+  type DueDateClasses,
   type LearningStateCounts,
   type StatisticsTally,
 } from "./statistics.ts";

@@ -99,4 +99,4 @@ function dueDayOfStartedCard(dueAt: string | null, now: Date): number {
   return Math.max(0, Math.floor((Date.parse(dueAt) - startOfUtcDayInMilliseconds(now)) / MILLISECONDS_PER_DAY));
 }
 
-export { assertValidClock, dueDayOfStartedCard, isStartedCardDue };
+export { assertValidClock, dueDayOfStartedCard, isStartedCardDue, startOfUtcDayInMilliseconds };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { indexProgressByPairId } from "./card-state.ts";
 import { forecastDueCards } from "./schedule.ts";
-import { computeGroupStatistics, dueForecastFromTallies, groupStatisticsFromTallies, moveLearningStateCount, tallyProgress, type StatisticsTally } from "./statistics.ts";
+import { computeGroupStatistics, describeDueDateClasses, dueDateClassOf, dueForecastFromTallies, groupStatisticsFromTallies, moveLearningStateCount, tallyProgress, type StatisticsTally } from "./statistics.ts";
 import type { CardProgress } from "./types.ts";
 
 const now = new Date("2026-01-01T10:00:00Z");
@@ -126,5 +126,60 @@ describe("given the stats counted from tallies, as a store's GROUP BY gives them
   it("should refuse a forecast of no days and an invalid clock", () => {
     expect(() => dueForecastFromTallies([], now, 0)).toThrow(RangeError);
     expect(() => groupStatisticsFromTallies(0, [], new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+describe("given the due date classes a store tallies records by", () => {
+  const hour = 60 * 60 * 1000;
+  const startOfToday = Date.UTC(2026, 0, 1);
+  // Every hour from three days before today to ten days after, and each day's start, the clock's instant and a
+  // millisecond either side of them.
+  const dueDates = [
+    null,
+    ...Array.from({ length: 13 * 24 }, (_, index) => new Date(startOfToday - 3 * 24 * hour + index * hour).toISOString()),
+    ...Array.from({ length: 12 }, (_, day) => startOfToday + day * 24 * hour).flatMap((instant) => [instant - 1, instant, instant + 1].map((time) => new Date(time).toISOString())),
+    ...[now.getTime() - 1, now.getTime(), now.getTime() + 1].map((time) => new Date(time).toISOString()),
+  ];
+  const started = (dueAt: string | null): CardProgress => ({ pairId: "p", box: 3, reviewCount: 2, correctCount: 1, studiedAt: null, lastReviewedAt: "2025-12-31T12:00:00.000Z", dueAt });
+
+  it("should describe the clock's instant and the end of each forecast day", () => {
+    expect(describeDueDateClasses(now, 2)).toEqual({ dueAtOrBefore: "2026-01-01T10:00:00.000Z", dayEnds: ["2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"] });
+    expect(describeDueDateClasses(now).dayEnds).toHaveLength(7);
+  });
+
+  it("should class a date as due exactly when the stats count it due, and by the forecast's day otherwise", () => {
+    const classes = describeDueDateClasses(now);
+    for (const dueAt of dueDates) {
+      const dueDateClass = dueDateClassOf(dueAt, classes);
+      const isDue = groupStatisticsFromTallies(1, [tallyProgress(started(dueAt))], now).dueToday === 1;
+      expect(dueDateClass === -1, `${dueAt}`).toBe(isDue);
+      const forecastDay = forecastDueCards([started(dueAt)], now, 8).indexOf(1);
+      expect(dueDateClass, `${dueAt}`).toBe(isDue ? -1 : Math.min(forecastDay === -1 ? 7 : forecastDay, 7));
+    }
+  });
+
+  it("should give the same stats and forecast when each class's records are tallied under one of their due dates", () => {
+    const classes = describeDueDateClasses(now);
+    const recordsOfDates = dueDates.map((dueAt, index) => ({ ...started(dueAt), pairId: `p${index}`, box: ((index % 5) + 1) as CardProgress["box"] }));
+    const byClass = new Map<string, StatisticsTally>();
+    for (const record of recordsOfDates) {
+      const key = `${record.box} ${dueDateClassOf(record.dueAt, classes)}`;
+      const tally = byClass.get(key);
+      if (tally === undefined) byClass.set(key, tallyProgress(record));
+      else {
+        tally.cards += 1;
+        tally.reviews += record.reviewCount;
+        tally.correctReviews += record.correctCount;
+      }
+    }
+    const onePerRecord = recordsOfDates.map(tallyProgress);
+    expect(byClass.size).toBeLessThanOrEqual(5 * 9);
+    expect(groupStatisticsFromTallies(recordsOfDates.length, byClass.values(), now)).toEqual(groupStatisticsFromTallies(recordsOfDates.length, onePerRecord, now));
+    expect(dueForecastFromTallies(byClass.values(), now)).toEqual(dueForecastFromTallies(onePerRecord, now));
+  });
+
+  it("should refuse a forecast of no days and an invalid clock", () => {
+    expect(() => describeDueDateClasses(now, 0)).toThrow(RangeError);
+    expect(() => describeDueDateClasses(new Date(Number.NaN))).toThrow(RangeError);
   });
 });

@@ -1,6 +1,6 @@
 import { learningStateOf } from "./card-state.ts";
 import { MEMORIZED_BOX } from "./constants.ts";
-import { assertValidClock, dueDayOfStartedCard, isStartedCardDue } from "./schedule.ts";
+import { assertValidClock, dueDayOfStartedCard, isStartedCardDue, startOfUtcDayInMilliseconds } from "./schedule.ts";
 import type { BoxNumber, CardLearningState, CardProgress, GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
 
 /**
@@ -106,6 +106,52 @@ export function dueForecastFromTallies(tallies: Iterable<StatisticsTally>, now: 
     if (dueDay < days) forecast[dueDay] = (forecast[dueDay] ?? 0) + tally.cards;
   }
   return forecast;
+}
+
+const MILLISECONDS_PER_DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * The classes of due dates the stats tell apart at `now`, as bounds a store can compare its due dates with in SQL
+ * (ISO 8601 UTC text as `computeDueAt` writes it, which sorts as time does). Started records of one box, newness and
+ * class count alike in `groupStatisticsFromTallies` and `dueForecastFromTallies`, so a store may tally them together
+ * under any one due date of the class: a few tallies however many days the learner has studied on (issue 16).
+ * See `dueDateClassOf` for which class a date falls in.
+ */
+export interface DueDateClasses {
+  /** A started card with no due date, or one at or before this, is due (class -1). */
+  dueAtOrBefore: string;
+  /** One per forecast day: a date not due and before `dayEnds[k]` (and no earlier end) falls due on day k; after the last, later (class `days`). */
+  dayEnds: string[];
+}
+
+/**
+ * The due date classes of the stats and of a `days`-day forecast at `now`.
+ *
+ * @example
+ * describeDueDateClasses(new Date("2026-01-01T10:00:00Z"), 2);
+ * // { dueAtOrBefore: "2026-01-01T10:00:00.000Z", dayEnds: ["2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"] }
+ */
+export function describeDueDateClasses(now: Date, days = 7): DueDateClasses {
+  assertValidClock(now);
+  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  const startOfToday = startOfUtcDayInMilliseconds(now);
+  return {
+    dueAtOrBefore: now.toISOString(),
+    dayEnds: Array.from({ length: days }, (_, day) => new Date(startOfToday + (day + 1) * MILLISECONDS_PER_DAY).toISOString()),
+  };
+}
+
+/**
+ * The class of a started card's due date: -1 when due, k when it falls due on forecast day k, `dayEnds.length` when
+ * later. A store's SQL spells the same comparisons as a `case`.
+ *
+ * @example
+ * dueDateClassOf("2026-01-02T00:00:00.000Z", describeDueDateClasses(new Date("2026-01-01T10:00:00Z"))); // 1
+ */
+export function dueDateClassOf(dueAt: string | null, classes: DueDateClasses): number {
+  if (dueAt === null || dueAt <= classes.dueAtOrBefore) return -1;
+  const day = classes.dayEnds.findIndex((dayEnd) => dueAt < dayEnd);
+  return day === -1 ? classes.dayEnds.length : day;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dueForecastFromTallies, FIRST_BOX, groupStatisticsFromTallies, type BoxNumber, type GroupStatistics, type StatisticsTally } from "@atelier/leitner";
+import { describeDueDateClasses, dueForecastFromTallies, FIRST_BOX, groupStatisticsFromTallies, type BoxNumber, type DueDateClasses, type GroupStatistics, type StatisticsTally } from "@atelier/leitner";
 import { sql, type Expression, type SqlBool, type Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { preparedQueriesPerShape, type PreparedQuery } from "../database/prepared-query.ts";
@@ -71,11 +71,20 @@ function doubtfulPairsQuery(database: Executor, groupId: string) {
 }
 
 /**
- * The learner's records of the group grouped by box and due date (`sign` 1), in the order of the index `learner_key,
- * group_id, box, due_at, review_count, correct_count, studied_at` (migration 0012), which holds every column read, so
- * no row is read; and the same for the records of hidden pairs, which are few (`sign` -1), to be subtracted.
+ * The engine's `dueDateClassOf` in SQL: -1 when due, k when falling due on forecast day k, the number of days when later.
+ * Due dates are `toISOString()` text, which sorts as time does.
  */
-function talliesQuery(database: Executor, learnerKey: string, groupId: string) {
+function dueDateClass(dueAt: Expression<string | null>, classes: DueDateClasses) {
+  return sql<number>`case when ${dueAt} is null or ${dueAt} <= ${classes.dueAtOrBefore} then -1
+    ${sql.join(classes.dayEnds.map((dayEnd, day) => sql`when ${dueAt} < ${dayEnd} then ${sql.lit(day)}`), sql` `)} else ${sql.lit(classes.dayEnds.length)} end`;
+}
+
+/**
+ * The learner's records of the group by box and due date (`sign` 1), in the order of the index `learner_key, group_id,
+ * box, due_at, review_count, correct_count, studied_at` (migration 0012), which holds every column read, so no row is
+ * read and no sort is needed; and the same for the records of hidden pairs, which are few (`sign` -1), to be subtracted.
+ */
+function talliesByDueDateQuery(database: Executor, learnerKey: string, groupId: string) {
   const tallied = (sign: 1 | -1) =>
     [
       sql<number>`${sql.lit(sign)}`.as("sign"),
@@ -104,13 +113,30 @@ function talliesQuery(database: Executor, learnerKey: string, groupId: string) {
     );
 }
 
-type TallyRow = { sign: number | string; box: number | string; due_at: string | null; cards: number | string | bigint; new_cards: number | string | bigint; reviews: number | string | bigint | null; correct_reviews: number | string | bigint | null };
+/**
+ * `talliesByDueDateQuery`'s rows added up by due date class. A learner who has rated on a hundred days has hundreds of
+ * due dates, and each was a row to send and to add up (PostgreSQL: stats p50 1.9 → 3.6 ms for 5,000 records over 91
+ * days); by class they are a few dozen at most. Each tally carries one due date of its class (`min`), which counts as
+ * all of them do (`describeDueDateClasses`). The classes are found for each due date, after the index has grouped the
+ * records by it: grouping the records by class at once took a sort of every record.
+ */
+function talliesQuery(database: Executor, learnerKey: string, groupId: string, classes: DueDateClasses) {
+  return sql<TallyRow>`select d.sign as sign, d.box as box, d.due_class as due_class, min(d.due_at) as due_at, sum(d.cards) as cards,
+      sum(d.new_cards) as new_cards, sum(d.reviews) as reviews, sum(d.correct_reviews) as correct_reviews
+    from (select t.*, ${dueDateClass(sql.ref("t.due_at"), classes)} as due_class from ${talliesByDueDateQuery(database, learnerKey, groupId).as("t")}) as d
+    group by d.sign, d.box, d.due_class`;
+}
 
-/** The engine's tallies (`groupStatisticsFromTallies`) from the records' rows, those of hidden pairs subtracted. */
+type TallyRow = { sign: number | string; box: number | string; due_class: number | string; due_at: string | null; cards: number | string | bigint; new_cards: number | string | bigint; reviews: number | string | bigint | null; correct_reviews: number | string | bigint | null };
+
+/**
+ * The engine's tallies (`groupStatisticsFromTallies`) from the records' rows, those of hidden pairs subtracted from the
+ * tally of their box and class (whose due date may be another of the class: they count alike).
+ */
 function toTallies(rows: readonly TallyRow[]): StatisticsTally[] {
   const tallies = new Map<string, StatisticsTally>();
-  const add = (box: BoxNumber, dueAt: string | null, isNew: boolean, cards: number, reviews: number, correctReviews: number) => {
-    const key = `${box} ${dueAt} ${isNew}`;
+  const add = (box: BoxNumber, dueClass: number, dueAt: string | null, isNew: boolean, cards: number, reviews: number, correctReviews: number) => {
+    const key = `${box} ${dueClass} ${isNew}`;
     const tally = tallies.get(key) ?? { box, dueAt, isNew, cards: 0, reviews: 0, correctReviews: 0 };
     tally.cards += cards;
     tally.reviews += reviews;
@@ -120,10 +146,11 @@ function toTallies(rows: readonly TallyRow[]): StatisticsTally[] {
   for (const row of rows) {
     const sign = Number(row.sign);
     const box = Number(row.box) as BoxNumber;
+    const dueClass = Number(row.due_class);
     const newCards = Number(row.new_cards);
     // New records were never rated: the reviews belong to the started ones (the stats add up both anyway).
-    add(box, row.due_at, false, sign * (Number(row.cards) - newCards), sign * Number(row.reviews ?? 0), sign * Number(row.correct_reviews ?? 0));
-    add(box, row.due_at, true, sign * newCards, 0, 0);
+    add(box, dueClass, row.due_at, false, sign * (Number(row.cards) - newCards), sign * Number(row.reviews ?? 0), sign * Number(row.correct_reviews ?? 0));
+    add(box, dueClass, row.due_at, true, sign * newCards, 0, 0);
   }
   return [...tallies.values()].filter((tally) => tally.cards !== 0 || tally.reviews !== 0 || tally.correctReviews !== 0);
 }
@@ -195,6 +222,7 @@ type StatisticsRow = {
   kind: "tally" | "hidden" | "doubtful" | "pairs" | "page";
   sign: number | string | null;
   box: number | string | null;
+  due_class: number | string | null;
   due_at: string | null;
   cards: number | string | bigint | null;
   new_cards: number | string | bigint | null;
@@ -213,24 +241,27 @@ type StatisticsRow = {
  */
 const statisticsQueries = preparedQueriesPerShape("group-statistics");
 
-function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string, groupId: string], StatisticsRow> {
-  return statisticsQueries(String(pageSize), (database, learnerKey: string, groupId: string) => {
+type StatisticsValues = [learnerKey: string, groupId: string, dueAtOrBefore: string, ...dayEnds: string[]];
+
+function statisticsQueryOf(pageSize: number): PreparedQuery<StatisticsValues, StatisticsRow> {
+  return statisticsQueries(String(pageSize), (database, learnerKey: string, groupId: string, dueAtOrBefore: string, ...dayEnds: string[]) => {
+    const classes: DueDateClasses = { dueAtOrBefore, dayEnds: dayEnds.slice(0, forecastDays) };
     const statement = sql<StatisticsRow>`
-      select 'tally' as kind, t.sign as sign, t.box as box, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
+      select 'tally' as kind, t.sign as sign, t.box as box, t.due_class as due_class, t.due_at as due_at, t.cards as cards, t.new_cards as new_cards, t.reviews as reviews,
         t.correct_reviews as correct_reviews, cast(null as text) as id, cast(null as text) as english, cast(null as text) as swedish,
         cast(null as integer) as position, cast(null as double precision) as confidence
-        from ${talliesQuery(database, learnerKey, groupId).as("t")}
+        from (${talliesQuery(database, learnerKey, groupId, classes)}) as t
       union all
-      select 'hidden', null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
+      select 'hidden', null, null, null, null, null, null, null, null, h.id, h.english, h.swedish, h.position, h.confidence
         from ${hiddenPairsQuery(database, learnerKey, groupId).as("h")}
       union all
-      select 'doubtful', null, null, null, d.count, null, null, null, null, null, null, null, null
+      select 'doubtful', null, null, null, null, d.count, null, null, null, null, null, null, null, null
         from ${doubtfulPairsQuery(database, groupId).as("d")}
       union all
-      select 'pairs', null, null, null, g.pair_count, null, null, null, null, null, null, null, null
+      select 'pairs', null, null, null, null, g.pair_count, null, null, null, null, null, null, null, null
         from subtitle_group as g where g.id = ${groupId}
       union all
-      select 'page', null, p.box, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
+      select 'page', null, p.box, null, null, null, null, null, null, p.id, p.english, p.swedish, p.position, p.confidence
         from ${previewRowsQuery(database, learnerKey, groupId, false, 0, pageSize).as("p")}
     `;
     return { compile: () => statement.compile(database) };
@@ -250,7 +281,8 @@ function statisticsQueryOf(pageSize: number): PreparedQuery<[learnerKey: string,
  * const reading = await readGroupStatistics(database, learner.key, group.id, clock(), DEFAULT_SETUP.previewPageSize);
  */
 export async function readGroupStatistics(database: Executor, learnerKey: string, groupId: string, now: Date, pageSize: number): Promise<GroupStatisticsReading> {
-  const { rows } = await statisticsQueryOf(pageSize).execute(database, learnerKey, groupId);
+  const classes = describeDueDateClasses(now, forecastDays);
+  const { rows } = await statisticsQueryOf(pageSize).execute(database, learnerKey, groupId, classes.dueAtOrBefore, ...classes.dayEnds);
   const tallies = toTallies(rows.filter((row) => row.kind === "tally") as TallyRow[]);
   const hidden = (rows.filter((row) => row.kind === "hidden") as HiddenPairRow[]).sort(byPosition);
   const firstRows = (rows.filter((row) => row.kind === "page") as PreviewRow[]).sort(byPosition);
