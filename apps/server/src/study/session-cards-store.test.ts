@@ -287,6 +287,22 @@ describe.each(testDatabaseEngines)("given a %s database and the engine's session
     }
   });
 
+  // A film as uploaded has no gap between positions: a window's ends are then found by arithmetic, unless the learner
+  // hides a pair of it (one group in three here) or a pair has left it (the property tests above, with their gaps).
+  it("should choose and count a window of a film without gaps as selectSessionCards does, the learner hiding a pair of it or none", async () => {
+    const withoutGaps = fc.array(fc.record({ ...pairFields, gapBefore: fc.constant(1), hidden: fc.integer({ min: 0, max: 30 }).map((draw) => draw === 0) }), { maxLength: 14 });
+    await fc.assert(
+      fc.asyncProperty(withoutGaps, fc.integer({ min: -2, max: 5 }), configArbitrary, async (generatedPairs, firstPosition, config) => {
+        // The film may begin anywhere: positions run on from its first pair's.
+        const { groupId, pairs } = await storeGroup(generatedPairs.map((pair, index) => (index === 0 ? { ...pair, gapBefore: firstPosition } : pair)));
+        const selection = describeSessionSelection(config, now);
+        expect(await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, selection)).toEqual(expectedCards(pairs, config));
+        expect(await countSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, selection)).toBe(expectedCards(pairs, config).length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("should count as many cards as selectSessionCards chooses, for any group, progress, hidden pairs and config", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(pairArbitrary, { maxLength: 12 }), configArbitrary, async (generatedPairs: GeneratedPair[], config) => {
