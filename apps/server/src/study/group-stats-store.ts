@@ -178,6 +178,28 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
     .where("p.position", "in", positions.orderBy("q.position").limit(sql.lit(wholeNumber(limit))).offset(sql.lit(wholeNumber(offset))));
 }
 
+/**
+ * The pairs at positions `from` to `to`, each with its box: a preview page of a film without gaps whose learner hides
+ * none of it, where the `n`-th studied pair is at the first position plus `n` − 1 (no walk past the pages before).
+ */
+function previewRowsBetweenQuery(database: Executor, learnerKey: string, groupId: string, from: number, to: number) {
+  return database
+    .selectFrom("subtitle_pair as p")
+    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
+    .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
+    .where("p.group_id", "=", groupId)
+    .where("p.position", ">=", from)
+    .where("p.position", "<=", to);
+}
+
+/** The group's first and last positions, two probes of the index `group_id, position`. */
+function positionEndsQuery(database: Executor, groupId: string) {
+  return database
+    .selectFrom("subtitle_pair as e")
+    .select([sql<number | string | null>`min(e.position)`.as("first_position"), sql<number | string | null>`max(e.position)`.as("last_position")])
+    .where("e.group_id", "=", groupId);
+}
+
 function wholeNumber(value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Expected a whole number of pairs, got ${value}.`);
   return value;
@@ -305,23 +327,35 @@ export async function readGroupStatistics(database: Executor, learnerKey: string
  * const page = await readPreviewPage(database, learner.key, group, { page: 3, pageSize: 20, onlyDoubtful: true });
  */
 export async function readPreviewPage(database: Executor, learnerKey: string, group: GroupOfStatistics, request: PreviewRequest): Promise<PreviewPage> {
-  const [hidden, doubtfulInGroup] = await Promise.all([
+  const [hidden, doubtfulInGroup, ends] = await Promise.all([
     hiddenPairsQuery(database, learnerKey, group.id).execute(),
     request.onlyDoubtful ? doubtfulPairsQuery(database, group.id).executeTakeFirst() : undefined,
+    positionEndsQuery(database, group.id).executeTakeFirst(),
   ]);
   const total = request.onlyDoubtful
     ? Number(doubtfulInGroup?.count ?? 0) - hidden.filter((pair) => Number(pair.confidence) < doubtfulPairConfidence).length
     : Number(group.pair_count) - hidden.length;
   const page = Math.min(request.page, lastPage(total, request.pageSize));
   const offset = (page - 1) * request.pageSize;
-  const rows = await previewRowsQuery(database, learnerKey, group.id, request.onlyDoubtful, offset, request.pageSize).orderBy("p.position").execute();
-  const numbers = request.onlyDoubtful
-    ? await numberInFilm(
-        database,
-        group.id,
-        rows.map((row) => Number(row.position)),
-        hidden.map((pair) => Number(pair.position)),
-      )
-    : rows.map((_, index) => offset + index + 1);
+  // A film as uploaded runs without gaps (a deletion or a merge leaves one): with no pair hidden, a pair's number in the
+  // film is its position less the first one's, and a page of every pair is a range of positions (page 400 of 20-pair
+  // pages of a 20,000-pair film walked 7,980 positions first: 4.4 ms on PostgreSQL).
+  const firstPosition = ends?.first_position === null || ends?.first_position === undefined ? null : Number(ends.first_position);
+  const withoutGaps = firstPosition !== null && hidden.length === 0 && Number(ends?.last_position) - firstPosition + 1 === Number(group.pair_count);
+  const rowsQuery =
+    withoutGaps && !request.onlyDoubtful
+      ? previewRowsBetweenQuery(database, learnerKey, group.id, firstPosition + offset, firstPosition + offset + request.pageSize - 1)
+      : previewRowsQuery(database, learnerKey, group.id, request.onlyDoubtful, offset, request.pageSize);
+  const rows = await rowsQuery.orderBy("p.position").execute();
+  const numbers = !request.onlyDoubtful
+    ? rows.map((_, index) => offset + index + 1)
+    : withoutGaps
+      ? rows.map((row) => Number(row.position) - firstPosition + 1)
+      : await numberInFilm(
+          database,
+          group.id,
+          rows.map((row) => Number(row.position)),
+          hidden.map((pair) => Number(pair.position)),
+        );
   return { pairs: rows.map((row, index) => toPreviewPair(row, numbers[index] ?? 0)), page, page_size: request.pageSize, total };
 }
