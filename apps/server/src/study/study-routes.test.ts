@@ -87,6 +87,13 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(group).toMatchObject({ is_public: false, name: "Tåget" });
     });
 
+    it("should read an upload whose CSRF token is a field of the form, which the CSRF check reads first", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const response = await owner.upload({ csrfInForm: true, name: "Formulär" });
+      expect(response.status, response.text).toBe(201);
+      expect(response.body).toMatchObject({ group: { name: "Formulär", pair_count: 14 } });
+    });
+
     it("should ask anonymous visitors to sign in", async () => {
       const visitor = createStudyTestClient(app);
       const response = await visitor.upload();

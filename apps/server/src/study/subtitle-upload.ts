@@ -3,6 +3,7 @@ import { alignSubtitleTracksInWorker, parseSubtitleXmlInWorker } from "@atelier/
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { createBodyLimit } from "../http/request-body-limits.ts";
+import { readMultipartForm, type MultipartFile } from "./multipart-form.ts";
 
 /** Per file, as the subtitle package's own cap. */
 export const maximumSubtitleFileBytes = 5 * 1024 * 1024;
@@ -78,12 +79,31 @@ function parseIsPublic(value: unknown): boolean {
   throw new RequestValidationError("is_public must be true or false.");
 }
 
-async function parseOneFile(label: "English" | "Swedish", file: File): Promise<ParsedSubtitleTrack> {
-  if (file.size > maximumSubtitleFileBytes) {
+async function parseOneFile(label: "English" | "Swedish", file: MultipartFile): Promise<ParsedSubtitleTrack> {
+  if (file.tooLarge || file.bytes.byteLength > maximumSubtitleFileBytes) {
     throw new RequestValidationError(`The ${label} file: ${new SubtitleParseError("too-large").userMessage}`);
   }
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  return parseSubtitleXmlInWorker(bytes, { timeoutMilliseconds: subtitleParseTimeoutMilliseconds, limits: { maximumBytes: maximumSubtitleFileBytes } });
+  return parseSubtitleXmlInWorker(file.bytes, { timeoutMilliseconds: subtitleParseTimeoutMilliseconds, limits: { maximumBytes: maximumSubtitleFileBytes } });
+}
+
+/** The upload's form: two files and two short fields, with room for a CSRF token and a few more. */
+const uploadFormLimits = { maximumFileBytes: maximumSubtitleFileBytes, maximumFiles: 4, maximumFields: 16, maximumFieldBytes: 16 * 1024 };
+
+/**
+ * The upload's fields and files, parsed as the body arrives (`readMultipartForm`). When the CSRF check has already read
+ * the body for its form field (a form posted without the header), from the form it read.
+ */
+async function readUploadForm(c: Context): Promise<{ fields: Map<string, string>; files: Map<string, MultipartFile> }> {
+  const body = c.req.raw.body;
+  if (body !== null && !c.req.raw.bodyUsed) return readMultipartForm(body, c.req.header("content-type") ?? "", uploadFormLimits);
+  const parsed = await c.req.parseBody();
+  const fields = new Map<string, string>();
+  const files = new Map<string, MultipartFile>();
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value === "string") fields.set(name, value);
+    else if (value instanceof File) files.set(name, { fileName: value.name, bytes: new Uint8Array(await value.arrayBuffer()), tooLarge: value.size > maximumSubtitleFileBytes });
+  }
+  return { fields, files };
 }
 
 function describeFailure(label: "English" | "Swedish", error: unknown): never {
@@ -131,22 +151,22 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
   }
   activeUploads += 1;
   try {
-    let form: Record<string, string | File>;
+    let form: Awaited<ReturnType<typeof readUploadForm>>;
     try {
-      form = await c.req.parseBody();
+      form = await readUploadForm(c);
     } catch (error) {
       throw new RequestValidationError("The upload could not be read. Please choose the two files again and retry.", { cause: error });
     }
-    const english = form.english;
-    const swedish = form.swedish;
-    if (!(english instanceof File) || !(swedish instanceof File) || english.size === 0 || swedish.size === 0) {
+    const english = form.files.get("english");
+    const swedish = form.files.get("swedish");
+    if (english === undefined || swedish === undefined || english.bytes.byteLength === 0 || swedish.bytes.byteLength === 0) {
       throw new RequestValidationError("Please upload both files");
     }
-    if (!/\.xml$/i.test(english.name) || !/\.xml$/i.test(swedish.name)) {
+    if (!/\.xml$/i.test(english.fileName) || !/\.xml$/i.test(swedish.fileName)) {
       throw new RequestValidationError("Please upload XML files only");
     }
-    const isPublic = parseIsPublic(form.is_public);
-    const requestedName = typeof form.name === "string" ? cleanName(form.name) : "";
+    const isPublic = parseIsPublic(form.fields.get("is_public"));
+    const requestedName = cleanName(form.fields.get("name") ?? "");
     if (requestedName.length > maximumGroupNameLength) {
       throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
     }
@@ -169,7 +189,7 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
       .map((pair) => ({ english: pair.english.trim(), swedish: pair.swedish.trim(), confidence: pair.confidence }))
       .filter((pair) => pair.english !== "" && pair.swedish !== "");
     assertSameFilm(pairs, report);
-    return { name: requestedName === "" ? nameFromFileName(english.name) : requestedName, isPublic, pairs: cards, report: { ...report, pairCount: cards.length } };
+    return { name: requestedName === "" ? nameFromFileName(english.fileName) : requestedName, isPublic, pairs: cards, report: { ...report, pairCount: cards.length } };
   } finally {
     activeUploads -= 1;
   }

@@ -35,7 +35,7 @@ export function createStudyTestClient(app: Hono<any>) {
     }
   }
 
-  async function send(method: string, url: string, init: { json?: unknown; form?: FormData; withoutCsrf?: boolean } = {}): Promise<StudyResponse> {
+  async function send(method: string, url: string, init: { json?: unknown; form?: FormData; withoutCsrf?: boolean; csrfInForm?: boolean } = {}): Promise<StudyResponse> {
     if (method !== "GET" && !cookies.has("csrftoken") && !init.withoutCsrf) {
       await send("GET", "/_allauth/browser/v1/config");
     }
@@ -43,7 +43,9 @@ export function createStudyTestClient(app: Hono<any>) {
     if (cookies.size > 0) headers.Cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     if (method !== "GET" && !init.withoutCsrf) {
       headers.Origin = testOrigin;
-      headers["X-CSRFToken"] = cookies.get("csrftoken") ?? "";
+      // A form posted without script carries the token as a field rather than a header.
+      if (init.csrfInForm === true) init.form?.append("csrfmiddlewaretoken", cookies.get("csrftoken") ?? "");
+      else headers["X-CSRFToken"] = cookies.get("csrftoken") ?? "";
     }
     let body: string | FormData | undefined;
     if (init.json !== undefined) {
@@ -79,7 +81,7 @@ export function createStudyTestClient(app: Hono<any>) {
       return response;
     },
     /** Uploads two files (the fixture pair by default) and returns the answer. */
-    upload(files: { english?: { name: string; bytes: Uint8Array | string } | null; swedish?: { name: string; bytes: Uint8Array | string } | null; isPublic?: string; name?: string } = {}) {
+    upload(files: { english?: { name: string; bytes: Uint8Array | string } | null; swedish?: { name: string; bytes: Uint8Array | string } | null; isPublic?: string; name?: string; csrfInForm?: boolean } = {}) {
       const form = new FormData();
       const english = files.english === undefined ? { name: "Morning Train.en.xml", bytes: englishFixture } : files.english;
       const swedish = files.swedish === undefined ? { name: "Morning Train.sv.xml", bytes: swedishFixture } : files.swedish;
@@ -87,7 +89,7 @@ export function createStudyTestClient(app: Hono<any>) {
       if (swedish) form.append("swedish", new File([swedish.bytes], swedish.name, { type: "text/xml" }));
       if (files.isPublic !== undefined) form.append("is_public", files.isPublic);
       if (files.name !== undefined) form.append("name", files.name);
-      return send("POST", "/api/upload-subtitles/", { form });
+      return send("POST", "/api/upload-subtitles/", { form, csrfInForm: files.csrfInForm === true });
     },
   };
 }
