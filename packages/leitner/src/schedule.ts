@@ -10,6 +10,11 @@ function assertValidClock(now: Date): void {
   }
 }
 
+/** A forecast covers a whole number of days, at least one. */
+function assertForecastDays(days: number): void {
+  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+}
+
 function startOfUtcDayInMilliseconds(now: Date): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 }
@@ -83,7 +88,7 @@ export function describeReviewDelay(daysUntilDue: number): string {
  */
 export function forecastDueCards(progressRecords: Iterable<CardProgress>, now: Date, days = 7): number[] {
   assertValidClock(now);
-  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  assertForecastDays(days);
   const forecast = new Array<number>(days).fill(0);
   for (const progress of progressRecords) {
     if (learningStateOf(progress) === "new") continue;
@@ -99,4 +104,4 @@ function dueDayOfStartedCard(dueAt: string | null, now: Date): number {
   return Math.max(0, Math.floor((Date.parse(dueAt) - startOfUtcDayInMilliseconds(now)) / MILLISECONDS_PER_DAY));
 }
 
-export { assertValidClock, dueDayOfStartedCard, isStartedCardDue, startOfUtcDayInMilliseconds };
+export { assertForecastDays, assertValidClock, dueDayOfStartedCard, isStartedCardDue, MILLISECONDS_PER_DAY, startOfUtcDayInMilliseconds };

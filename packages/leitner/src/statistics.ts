@@ -1,6 +1,6 @@
 import { learningStateOf } from "./card-state.ts";
 import { MEMORIZED_BOX } from "./constants.ts";
-import { assertValidClock, dueDayOfStartedCard, isStartedCardDue, startOfUtcDayInMilliseconds } from "./schedule.ts";
+import { assertForecastDays, assertValidClock, dueDayOfStartedCard, isStartedCardDue, MILLISECONDS_PER_DAY, startOfUtcDayInMilliseconds } from "./schedule.ts";
 import type { BoxNumber, CardLearningState, CardProgress, GroupStatistics, PairWithId, ProgressByPairId } from "./types.ts";
 
 /**
@@ -98,7 +98,7 @@ function learningStateOfTally(tally: StatisticsTally): CardLearningState {
  */
 export function dueForecastFromTallies(tallies: Iterable<StatisticsTally>, now: Date, days = 7): number[] {
   assertValidClock(now);
-  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  assertForecastDays(days);
   const forecast = new Array<number>(days).fill(0);
   for (const tally of tallies) {
     if (tally.isNew) continue;
@@ -107,8 +107,6 @@ export function dueForecastFromTallies(tallies: Iterable<StatisticsTally>, now: 
   }
   return forecast;
 }
-
-const MILLISECONDS_PER_DAY = 24 * 60 * 60 * 1000;
 
 /**
  * The classes of due dates the stats tell apart at `now`, as bounds a store can compare its due dates with in SQL
@@ -133,7 +131,7 @@ export interface DueDateClasses {
  */
 export function describeDueDateClasses(now: Date, days = 7): DueDateClasses {
   assertValidClock(now);
-  if (!Number.isInteger(days) || days < 1) throw new RangeError(`days must be a whole number of 1 or more, not ${days}.`);
+  assertForecastDays(days);
   const startOfToday = startOfUtcDayInMilliseconds(now);
   return {
     dueAtOrBefore: now.toISOString(),
