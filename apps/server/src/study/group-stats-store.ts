@@ -157,6 +157,15 @@ function toTallies(rows: readonly TallyRow[]): StatisticsTally[] {
 
 type PreviewRow = { id: string; english: string; swedish: string; confidence: number | string; position: number | string; box: number | string };
 
+/** The group's pairs, each with this learner's box (box 1 without a record): what a preview row is made of. */
+function groupPairsWithBoxQuery(database: Executor, learnerKey: string, groupId: string) {
+  return database
+    .selectFrom("subtitle_pair as p")
+    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
+    .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
+    .where("p.group_id", "=", groupId);
+}
+
 /**
  * The `limit` studied pairs after the first `offset` (doubtful ones only if asked), each with its box. The page's
  * positions are found on the index alone; only its pairs are read and joined with their records.
@@ -168,11 +177,7 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
     .where("q.group_id", "=", groupId)
     .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("q.id")));
   if (onlyDoubtful) positions = positions.where((expression) => isDoubtful(expression.ref("q.confidence")));
-  return database
-    .selectFrom("subtitle_pair as p")
-    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
-    .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
-    .where("p.group_id", "=", groupId)
+  return groupPairsWithBoxQuery(database, learnerKey, groupId)
     // Literals, not values: a statement prepared with `limit $n` gets a generic plan that guesses a tenth of the group
     // and reads all of it (5.7 ms for 10 pairs of 20,000).
     .where("p.position", "in", positions.orderBy("q.position").limit(sql.lit(wholeNumber(limit))).offset(sql.lit(wholeNumber(offset))));
@@ -183,11 +188,7 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
  * none of it, where the `n`-th studied pair is at the first position plus `n` − 1 (no walk past the pages before).
  */
 function previewRowsBetweenQuery(database: Executor, learnerKey: string, groupId: string, from: number, to: number) {
-  return database
-    .selectFrom("subtitle_pair as p")
-    .leftJoin("study_progress as sp", (join) => join.onRef("sp.pair_id", "=", "p.id").on("sp.learner_key", "=", learnerKey))
-    .select(["p.id", "p.english", "p.swedish", "p.confidence", "p.position", sql<number>`coalesce(sp.box, ${FIRST_BOX})`.as("box")])
-    .where("p.group_id", "=", groupId)
+  return groupPairsWithBoxQuery(database, learnerKey, groupId)
     .where("p.position", ">=", from)
     .where("p.position", "<=", to);
 }

@@ -3,7 +3,7 @@ import { alignSubtitleTracksInWorker, parseSubtitleXmlInWorker } from "@atelier/
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { createBodyLimit } from "../http/request-body-limits.ts";
-import { readMultipartForm, type MultipartFile } from "./multipart-form.ts";
+import { readMultipartForm, type MultipartFile, type MultipartForm } from "./multipart-form.ts";
 
 /** Per file, as the subtitle package's own cap. */
 export const maximumSubtitleFileBytes = 5 * 1024 * 1024;
@@ -93,17 +93,16 @@ const uploadFormLimits = { maximumFileBytes: maximumSubtitleFileBytes, maximumFi
  * The upload's fields and files, parsed as the body arrives (`readMultipartForm`). When the CSRF check has already read
  * the body for its form field (a form posted without the header), from the form it read.
  */
-async function readUploadForm(c: Context): Promise<{ fields: Map<string, string>; files: Map<string, MultipartFile> }> {
+async function readUploadForm(c: Context): Promise<MultipartForm> {
   const body = c.req.raw.body;
   if (body !== null && !c.req.raw.bodyUsed) return readMultipartForm(body, c.req.header("content-type") ?? "", uploadFormLimits);
   const parsed = await c.req.parseBody();
-  const fields = new Map<string, string>();
-  const files = new Map<string, MultipartFile>();
+  const form: MultipartForm = { fields: new Map(), files: new Map() };
   for (const [name, value] of Object.entries(parsed)) {
-    if (typeof value === "string") fields.set(name, value);
-    else if (value instanceof File) files.set(name, { fileName: value.name, bytes: new Uint8Array(await value.arrayBuffer()), tooLarge: value.size > maximumSubtitleFileBytes });
+    if (typeof value === "string") form.fields.set(name, value);
+    else if (value instanceof File) form.files.set(name, { fileName: value.name, bytes: new Uint8Array(await value.arrayBuffer()), tooLarge: value.size > maximumSubtitleFileBytes });
   }
-  return { fields, files };
+  return form;
 }
 
 function describeFailure(label: "English" | "Swedish", error: unknown): never {
@@ -151,7 +150,7 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
   }
   activeUploads += 1;
   try {
-    let form: Awaited<ReturnType<typeof readUploadForm>>;
+    let form: MultipartForm;
     try {
       form = await readUploadForm(c);
     } catch (error) {
