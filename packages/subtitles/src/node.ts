@@ -3,6 +3,7 @@
 export {
   alignSubtitleTracksInWorker,
   closeSubtitleParseWorkers,
+  limitRunningSubtitleJobs,
   parseSubtitleXmlInWorker,
   subtitleWorkerEntrySourcePath,
   warmUpSubtitleParseWorker,

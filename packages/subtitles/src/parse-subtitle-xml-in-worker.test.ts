@@ -1,6 +1,7 @@
+import { availableParallelism } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { alignSubtitleTracks } from "./align-subtitle-tracks.ts";
-import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
+import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers, limitRunningSubtitleJobs, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
 import type { ParsedSubtitleTrack } from "./subtitle-types.ts";
 import { SubtitleParseError } from "./subtitle-parse-error.ts";
 import { readOwnSubtitleFixture } from "./test-support/shared-subtitle-fixtures.ts";
@@ -104,5 +105,50 @@ describe("given two tracks aligned in a worker thread", () => {
     expect(pairs.length).toBeGreaterThan(1_000);
     // Aligned on this thread, not one timer could fire until the alignment was over.
     expect(ticks).toBeGreaterThan(10);
+  });
+});
+
+describe("given more jobs than may run at once", () => {
+  const parseLimitMilliseconds = 250;
+
+  /** Aligns a large pair and, once it has started, parses a small file: which finished first, and the alignment's time. */
+  async function alignThenParse(): Promise<{ order: string[]; alignmentMilliseconds: number }> {
+    const english = syntheticTrack(16_000, "en");
+    const swedish = syntheticTrack(16_000, "sv", 300);
+    const order: string[] = [];
+    const started = performance.now();
+    let alignmentMilliseconds = 0;
+    const alignment = alignSubtitleTracksInWorker(english, swedish, { timeoutMilliseconds: 60_000 }).then(() => {
+      alignmentMilliseconds = performance.now() - started;
+      order.push("alignment");
+    });
+    const parse = parseSubtitleXmlInWorker(new Uint8Array(readOwnSubtitleFixture("ttml-minimal.ttml")), { timeoutMilliseconds: parseLimitMilliseconds }).then(() => order.push("parse"));
+    await Promise.all([alignment, parse]);
+    return { order, alignmentMilliseconds };
+  }
+
+  it("should start a job once the one running has finished, its time limit not running while it waits", async () => {
+    limitRunningSubtitleJobs(1);
+    try {
+      const { order, alignmentMilliseconds } = await alignThenParse();
+      expect(order).toEqual(["alignment", "parse"]);
+      // The parse waited longer than its own limit, and was not stopped for it (else this test proves nothing).
+      expect(alignmentMilliseconds).toBeGreaterThan(parseLimitMilliseconds);
+    } finally {
+      limitRunningSubtitleJobs(Math.max(1, availableParallelism() - 1));
+    }
+  });
+
+  it("should run them side by side when as many may run at once", async () => {
+    limitRunningSubtitleJobs(2);
+    try {
+      expect((await alignThenParse()).order).toEqual(["parse", "alignment"]);
+    } finally {
+      limitRunningSubtitleJobs(Math.max(1, availableParallelism() - 1));
+    }
+  });
+
+  it("should refuse a limit below one job", () => {
+    expect(() => limitRunningSubtitleJobs(0)).toThrow(RangeError);
   });
 });

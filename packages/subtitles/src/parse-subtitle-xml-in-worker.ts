@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { AlignmentReport, SentencePair, SubtitleAlignmentOptions } from "./align-subtitle-tracks.ts";
 import { SubtitleParseError, isSubtitleParseErrorCode } from "./subtitle-parse-error.ts";
@@ -9,13 +10,13 @@ export const subtitleWorkerEntrySourcePath = "src/subtitle-worker.ts";
 
 export interface SubtitleWorkerParseOptions {
   limits?: Partial<SubtitleParseLimits>;
-  /** Wall-clock limit from the call to the answer, including a cold worker's start-up (default 2,000 ms). */
+  /** Wall-clock limit of the parse, counted once it is the job's turn and its worker is ready (default 2,000 ms). */
   timeoutMilliseconds?: number;
 }
 
 export interface SubtitleWorkerAlignOptions {
   alignment?: SubtitleAlignmentOptions;
-  /** Wall-clock limit of the alignment once the worker is ready (default 20,000 ms). */
+  /** Wall-clock limit of the alignment, counted once it is the job's turn and its worker is ready (default 20,000 ms). */
   timeoutMilliseconds?: number;
 }
 
@@ -31,6 +32,47 @@ const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGeneration
 const MAXIMUM_IDLE_WORKERS = 2;
 const idleWorkers: Worker[] = [];
 let nextJobId = 1;
+
+/**
+ * Jobs running at once; more wait their turn, their time limits not yet running. Each job keeps a core busy, and the
+ * caller's event loop needs one too: on 2 cores, two uploads' four parses and two alignments at once took the event
+ * loop's share of the CPU (decision 0065).
+ */
+let maximumRunningJobs = Math.max(1, availableParallelism() - 1);
+let runningJobs = 0;
+const jobsWaitingForTheirTurn: (() => void)[] = [];
+
+/**
+ * Sets how many parse and alignment jobs may run at once (by default the cores less one, at least one), e.g. for a
+ * machine where other processes leave more cores idle, or for a test.
+ *
+ * @example
+ * limitRunningSubtitleJobs(3);
+ */
+export function limitRunningSubtitleJobs(maximum: number): void {
+  if (!Number.isSafeInteger(maximum) || maximum < 1) throw new RangeError(`Expected at least one job at a time, got ${maximum}.`);
+  maximumRunningJobs = maximum;
+  while (runningJobs < maximumRunningJobs && jobsWaitingForTheirTurn.length > 0) startNextWaitingJob();
+}
+
+function startNextWaitingJob(): void {
+  const start = jobsWaitingForTheirTurn.shift();
+  if (start === undefined) return;
+  runningJobs += 1;
+  start();
+}
+
+/** Runs the job when fewer than `maximumRunningJobs` run, else once one of them has finished, in the order asked. */
+async function runInTurn<Result>(job: () => Promise<Result>): Promise<Result> {
+  if (runningJobs < maximumRunningJobs) runningJobs += 1;
+  else await new Promise<void>((resolve) => jobsWaitingForTheirTurn.push(resolve));
+  try {
+    return await job();
+  } finally {
+    runningJobs -= 1;
+    if (runningJobs < maximumRunningJobs) startNextWaitingJob();
+  }
+}
 
 /** Workers whose script has loaded: on a busy machine a start-up can take longer than a parse may. */
 const readyWorkers = new WeakSet<Worker>();
@@ -103,6 +145,10 @@ export function alignSubtitleTracksInWorker(english: ParsedSubtitleTrack, swedis
 type WorkerJob = SubtitleWorkerRequest extends infer Request ? (Request extends { jobId: number } ? Omit<Request, "jobId"> : never) : never;
 
 function runInWorker<Result>(job: WorkerJob, timeoutMilliseconds: number): Promise<Result> {
+  return runInTurn(() => runInWorkerNow<Result>(job, timeoutMilliseconds));
+}
+
+function runInWorkerNow<Result>(job: WorkerJob, timeoutMilliseconds: number): Promise<Result> {
   const worker = idleWorkers.pop() ?? createParseWorker();
   worker.ref();
   const jobId = nextJobId++;

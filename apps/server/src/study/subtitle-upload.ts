@@ -22,7 +22,7 @@ export const minimumPairCount = 10;
  */
 export const minimumCloselyTimedLinkShare = 0.65;
 export const maximumGroupNameLength = 120;
-/** Uploads read at once; each may hold two parse workers. More wait for a 429 and try again. */
+/** Uploads read at once, their worker jobs taking turns (decision 0065). More wait for a 429 and try again. */
 const maximumConcurrentUploads = 4;
 
 export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
