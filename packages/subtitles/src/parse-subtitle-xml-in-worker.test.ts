@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import { alignSubtitleTracks } from "./align-subtitle-tracks.ts";
 import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers, limitRunningSubtitleJobs, parseSubtitleXmlInWorker } from "./parse-subtitle-xml-in-worker.ts";
@@ -128,23 +127,23 @@ describe("given more jobs than may run at once", () => {
   }
 
   it("should start a job once the one running has finished, its time limit not running while it waits", async () => {
-    limitRunningSubtitleJobs(1);
+    const previous = limitRunningSubtitleJobs(1);
     try {
       const { order, alignmentMilliseconds } = await alignThenParse();
       expect(order).toEqual(["alignment", "parse"]);
       // The parse waited longer than its own limit, and was not stopped for it (else this test proves nothing).
       expect(alignmentMilliseconds).toBeGreaterThan(parseLimitMilliseconds);
     } finally {
-      limitRunningSubtitleJobs(Math.max(1, availableParallelism() - 1));
+      limitRunningSubtitleJobs(previous);
     }
   });
 
   it("should run them side by side when as many may run at once", async () => {
-    limitRunningSubtitleJobs(2);
+    const previous = limitRunningSubtitleJobs(2);
     try {
       expect((await alignThenParse()).order).toEqual(["parse", "alignment"]);
     } finally {
-      limitRunningSubtitleJobs(Math.max(1, availableParallelism() - 1));
+      limitRunningSubtitleJobs(previous);
     }
   });
 

@@ -44,15 +44,17 @@ const jobsWaitingForTheirTurn: (() => void)[] = [];
 
 /**
  * Sets how many parse and alignment jobs may run at once (by default the cores less one, at least one), e.g. for a
- * machine where other processes leave more cores idle, or for a test.
+ * machine where other processes leave more cores idle, or for a test; answers the limit it replaces.
  *
  * @example
- * limitRunningSubtitleJobs(3);
+ * const previous = limitRunningSubtitleJobs(3);
  */
-export function limitRunningSubtitleJobs(maximum: number): void {
+export function limitRunningSubtitleJobs(maximum: number): number {
   if (!Number.isSafeInteger(maximum) || maximum < 1) throw new RangeError(`Expected at least one job at a time, got ${maximum}.`);
+  const previous = maximumRunningJobs;
   maximumRunningJobs = maximum;
   while (runningJobs < maximumRunningJobs && jobsWaitingForTheirTurn.length > 0) startNextWaitingJob();
+  return previous;
 }
 
 function startNextWaitingJob(): void {
