@@ -1,6 +1,7 @@
-// Measures GET /_allauth/browser/v1/auth/session (signed in) against a bare node:http JSON server, and login latency;
-// writes bench-results/identity.json. Run with `pnpm --filter @atelier/server bench` (BENCH_SECONDS and
-// BENCH_CONNECTIONS change the load).
+// Measures GET /_allauth/browser/v1/auth/session (signed in) against a bare node:http JSON server, login latency, and,
+// when ALLAUTH_COMPARISON_URL names a django-allauth server on this machine, the same calls against it
+// (allauth-comparison.ts); writes bench-results/identity.json. Run with `pnpm --filter @atelier/server bench`
+// (BENCH_SECONDS and BENCH_CONNECTIONS change the load).
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -13,6 +14,7 @@ import { createServerLifecycle } from "../src/operations/index.ts";
 import { migrateToLatest } from "../src/database/migrations.ts";
 import { openDatabase } from "../src/database/open-database.ts";
 import { signedInHintCookieName } from "../src/identity/identity-request.ts";
+import { compareWithAllauth } from "./allauth-comparison.ts";
 import { measureAgainstBareServer, ratioRounds, requestsDrained, secondsPerRatioRun, throughputConnections } from "./measure-throughput.ts";
 
 const loginCount = Number(process.env.BENCH_LOGINS ?? 200);
@@ -69,6 +71,14 @@ async function main() {
   const sessionHeaders = { Cookie: `${sessionCookie}; csrftoken=${csrf}; ${signedInHintCookieName}=1`, "X-Forwarded-For": "10.2.0.1" };
   const sessionAnswer = await (await fetch(`${base}/auth/session`, { headers: sessionHeaders })).text();
   const session = await measureAgainstBareServer({ url: `${base}/auth/session`, headers: sessionHeaders }, sessionAnswer);
+  const allauthComparison = await compareWithAllauth({
+    atelierBase: base,
+    atelierExtraCookie: `${signedInHintCookieName}=1`,
+    allauthUrl: process.env.ALLAUTH_COMPARISON_URL,
+    rounds: ratioRounds,
+    secondsPerRun: secondsPerRatioRun,
+    logins: Number(process.env.BENCH_COMPARED_LOGINS ?? 60),
+  });
   const login = { count: loginCount, p50Milliseconds: percentile(latencies, 0.5), p99Milliseconds: percentile(latencies, 0.99) };
 
   console.info(`Node ${process.version}, ${os.cpus().length} CPUs, autocannon in a child process, ${throughputConnections} connections, ${ratioRounds} rounds of ${secondsPerRatioRun} s bare then ${secondsPerRatioRun} s endpoint, SQLite in ${dataDirectory}`);
@@ -77,9 +87,16 @@ async function main() {
   console.info(`ratio: ${session.ratioToBare.toFixed(2)}, the median of ${ratioRounds} rounds (${session.lowestRoundRatio.toFixed(2)}–${session.highestRoundRatio.toFixed(2)}) (target >= 0.5)`);
   console.info(`server CPU per answer: ${session.cpuMicrosecondsPerRequest.toFixed(1)} µs, bare ${session.bareCpuMicrosecondsPerRequest.toFixed(1)} µs`);
   console.info(`login (${loginCount} sequential, argon2id): p50 ${login.p50Milliseconds.toFixed(1)} ms, p99 ${login.p99Milliseconds.toFixed(1)} ms`);
+  if (allauthComparison.measured) {
+    for (const [call, compared] of Object.entries(allauthComparison.calls)) {
+      console.info(`${call}: ${compared.atelierRequestsPerSecond.toFixed(0)} requests/s, allauth (${allauthComparison.allauthServer}) ${compared.allauthRequestsPerSecond.toFixed(1)}: ×${compared.ratio.toFixed(1)} (rounds ×${compared.lowestRoundRatio.toFixed(1)}–${compared.highestRoundRatio.toFixed(1)})`);
+    }
+  } else {
+    console.info(`requests/s ÷ django-allauth: ${allauthComparison.reason}`);
+  }
   const written = writeBenchResult({
     name: "identity",
-    figures: { connections: throughputConnections, secondsPerRun: secondsPerRatioRun, session, login },
+    figures: { connections: throughputConnections, secondsPerRun: secondsPerRatioRun, session, login, allauthComparison },
     notes: [
       `GET session signed in, on SQLite, against a bare node:http server answering the same ${sessionAnswer.length}-byte JSON; ${throughputConnections} connections; ${ratioRounds} rounds of ${secondsPerRatioRun} s of the bare server then ${secondsPerRatioRun} s of the endpoint, the ratio the median of the rounds' ratios; load average ${loadAtStart} at the start.`,
     ],

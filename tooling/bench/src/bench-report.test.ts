@@ -44,6 +44,15 @@ describe("given the results of every bench", () => {
     expect(values["Lighthouse accessibility / SEO / best practices, lowest"]).toBe("100 / 100 / 96");
     expect(values["transfer on first load"]).toBe("311 KB (/) to 612 KB (/paintings)");
     expect(values["clone + install + build and start → first page (total)"]).toBe("0.8 s + 21.4 s + 95.2 s (117 s)");
+    expect(values["requests/s ÷ django-allauth, same calls"]).toBe(
+      "GET config ×12, GET auth/session (signed in) ×52.9, POST auth/login, one after another ×4.35 (goal ≥ 10 each, not met; allauth served by gunicorn; load 0.4)",
+    );
+  });
+
+  it("should render the comparison with django-allauth call by call beside issue 16's goal", () => {
+    expect(markdown).toContain("## Against django-allauth on the same calls");
+    expect(markdown).toContain("| GET auth/session (signed in) | 48,362 | 907 | ×52.9 (rounds ×50.9–55.6) | ≥ ×10 (met) |");
+    expect(markdown).toContain("| POST auth/login, one after another | 106 | 24.4 | ×4.35 (rounds ×4.1–4.6) | ≥ ×10 (not met) |");
   });
 
   it("should render each throughput ratio beside issue 16's goal, the server's CPU per answer and the machine's load", () => {
@@ -142,6 +151,17 @@ describe("given only some results", () => {
   it("should show a dash for a figure a bench did not write", () => {
     const report = buildBenchReport({ results: [{ name: "identity", measuredAt: generatedAt, figures: { session: { requestsPerSecond: 5000 } }, notes: [] }], machine, generatedAt });
     expect(report.keyFigures).toEqual([{ area: "Throughput", figure: "GET session (signed in) ÷ bare node:http", value: "— (5,000 vs — req/s; goal ≥ 0.5)" }]);
+  });
+});
+
+describe("given an identity result without an allauth to compare with", () => {
+  const reason = "not measured: ALLAUTH_COMPARISON_URL was not set (a django-allauth headless server's …/_allauth/browser/v1 on this machine)";
+  const identity: BenchResult = { name: "identity", measuredAt: generatedAt, figures: { allauthComparison: { measured: false, reason } }, notes: [] };
+  const report = buildBenchReport({ results: [identity], machine, generatedAt });
+
+  it("should say why among the key figures and in its section, rather than show dashes", () => {
+    expect(report.keyFigures).toContainEqual({ area: "Throughput", figure: "requests/s ÷ django-allauth, same calls", value: reason });
+    expect(renderBenchReportMarkdown(report)).toContain(`## Against django-allauth on the same calls\n\nThe identity bench's comparison: ${reason}.`);
   });
 });
 

@@ -48,6 +48,18 @@ function enginesOf(study: BenchResult | undefined): Array<[string, BenchFigure]>
 /** Issue 16's goals for the throughput ratios: the session call and a rating, each ÷ bare node:http in the same run. */
 export const throughputRatioGoals = { session: 0.5, rating: { sqlite: 0.3, postgresql: 0.15 } as Record<string, number> } as const;
 
+/** Issue 16's goal for Atelier's requests per second ÷ a real django-allauth's on the same calls. */
+export const allauthComparisonGoal = 10;
+
+/** The identity bench's comparison with django-allauth: its calls, or why it was not measured (no allauth here). */
+function allauthComparisonOf(identity: BenchResult | undefined): { reason: string } | { calls: Array<[string, BenchFigure]>; server: string; loadAverage: number | undefined } | null {
+  const comparison = identity === undefined ? undefined : figureAt(identity.figures, "allauthComparison");
+  if (!isObject(comparison)) return null;
+  if (comparison.measured !== true) return { reason: typeof comparison.reason === "string" ? comparison.reason : "not measured" };
+  const server = typeof comparison.allauthServer === "string" ? comparison.allauthServer : missing;
+  return { calls: Object.entries(objectAt(comparison, "calls")), server, loadAverage: numberAt(comparison, "loadAverage") };
+}
+
 function goalOf(ratio: number | undefined, goal: number | undefined): string {
   if (goal === undefined) return missing;
   return `≥ ${formatNumber(goal)}${ratio === undefined ? "" : ratio >= goal ? " (met)" : " (not met)"}`;
@@ -105,6 +117,17 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       area: "Throughput",
       figure: "GET session (signed in) ÷ bare node:http",
       value: describeRatio(figureAt(identity.figures, "session"), throughputRatioGoals.session),
+    });
+  }
+  const comparison = allauthComparisonOf(identity);
+  if (comparison !== null) {
+    rows.push({
+      area: "Throughput",
+      figure: "requests/s ÷ django-allauth, same calls",
+      value:
+        "reason" in comparison
+          ? comparison.reason
+          : `${comparison.calls.map(([call, figures]) => `${call} ×${formatNumber(numberAt(figures, "ratio"))}`).join(", ")} (goal ≥ ${allauthComparisonGoal} each, ${comparison.calls.every(([, figures]) => (numberAt(figures, "ratio") ?? 0) >= allauthComparisonGoal) ? "met" : "not met"}; allauth served by ${comparison.server}${comparison.loadAverage === undefined ? "" : `; load ${formatNumber(comparison.loadAverage)}`})`,
     });
   }
   const study = byName.get("study");
@@ -269,6 +292,22 @@ function renderThroughput(identity: BenchResult | undefined, study: BenchResult 
   return { columns: ["endpoint", "engine", "requests/s", "bare node:http requests/s", "ratio", "goal (issue 16)", "server CPU per answer", "bare CPU per answer", "load average"], rows };
 }
 
+function renderAllauthComparison(calls: Array<[string, BenchFigure]>): Table {
+  const rows = calls.map(([call, figures]) => {
+    const ratio = numberAt(figures, "ratio");
+    const lowest = numberAt(figures, "lowestRoundRatio");
+    const highest = numberAt(figures, "highestRoundRatio");
+    return [
+      call,
+      formatNumber(numberAt(figures, "atelierRequestsPerSecond")),
+      formatNumber(numberAt(figures, "allauthRequestsPerSecond")),
+      `×${formatNumber(ratio)}${lowest === undefined || highest === undefined ? "" : ` (rounds ×${formatNumber(lowest)}–${formatNumber(highest)})`}`,
+      `≥ ×${allauthComparisonGoal}${ratio === undefined ? "" : ratio >= allauthComparisonGoal ? " (met)" : " (not met)"}`,
+    ];
+  });
+  return { columns: ["call", "Atelier requests/s", "django-allauth requests/s", "Atelier ÷ allauth", "goal (issue 16)"], rows };
+}
+
 function renderStudyQueries(study: BenchResult): Table {
   const engines = enginesOf(study);
   const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
@@ -369,6 +408,19 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
       "autocannon in a child process; each endpoint is measured in rounds, each a run of a bare node:http JSON server in the same process followed by a run of the endpoint, and the ratio is the median of the rounds' endpoint ÷ bare (the lowest and highest round beside it). CPU per answer is the server process's CPU time over a run divided by its answers. The load average (one minute) is the machine's just before the rounds: the busier the machine, the less the bare server reaches, and the ratios move with it.",
       ...(loginP50 === undefined ? [] : ["", `Sign-in (argon2id), sequential: p50 ${formatNumber(loginP50, " ms")}, p99 ${formatNumber(numberAt(identity?.figures, "login.p99Milliseconds"), " ms")}.`]),
     ]);
+  }
+  const comparison = allauthComparisonOf(identity);
+  if (comparison !== null) {
+    section(
+      "Against django-allauth on the same calls",
+      "reason" in comparison
+        ? [`The identity bench's comparison: ${comparison.reason}.`]
+        : [
+            ...renderTable(renderAllauthComparison(comparison.calls)),
+            "",
+            `allauth served by ${comparison.server}, on this machine; each round runs allauth then Atelier (autocannon as above for the GETs, which carry the CSRF cookie and the session a returning browser sends), and the ratio is the median of the rounds'. Sign-ins run one after another, alternating between the servers; their requests per second is 1,000 over the mean duration, and the password hash is most of it.`,
+          ],
+    );
   }
   if (study !== undefined) {
     const interleaved = renderInterleavedStudyCalls(study);
