@@ -5,8 +5,6 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import { measureRequestsPerSecond } from "./measure-throughput.ts";
 
-export const allauthComparisonGoal = 10;
-
 export type ComparedCall = {
   atelierRequestsPerSecond: number;
   allauthRequestsPerSecond: number;
