@@ -3,7 +3,7 @@
 // ALLAUTH_COMPARISON_URL names its headless browser API (…/_allauth/browser/v1), and says it did not otherwise.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { measureRequestsPerSecond } from "./measure-throughput.ts";
+import { measureRequestsPerSecond, medianOf } from "./measure-throughput.ts";
 
 export type ComparedCall = {
   atelierRequestsPerSecond: number;
@@ -32,12 +32,6 @@ export interface AllauthComparisonInput {
 // A 32-character token of the alphabet Django's CsrfViewMiddleware accepts, sent as cookie and header alike.
 const csrfToken = "abcdefghijklmnopqrstuvwxyz012345";
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 /** The allauth URL as the bench will use it, or why it will not: only a server on this machine is loaded this hard. */
 export function parseAllauthComparisonUrl(value: string | undefined): { url: string } | { reason: string } {

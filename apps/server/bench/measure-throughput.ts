@@ -95,7 +95,8 @@ export type RatioToBare = {
   loadAverage: number;
 };
 
-function medianOf(values: readonly number[]): number {
+/** The middle value, or the mean of the two middle ones. */
+export function medianOf(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
