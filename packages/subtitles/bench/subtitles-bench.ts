@@ -11,7 +11,8 @@ import { alignSubtitleTracks, type SubtitleAlignment } from "../src/align-subtit
 import { assignMarkedSentenceIds, findCardsJoiningSeparatelyLinkedSentences, readCesAlignLinks, scoreAlignmentLinks, scoreAlignmentLinksLax, type IdentifiedAlignmentLink } from "../src/alignment-quality.ts";
 import { alignSubtitleTracksInWorker, closeSubtitleParseWorkers } from "../src/parse-subtitle-xml-in-worker.ts";
 import { parseSubtitleXml } from "../src/parse-subtitle-xml.ts";
-import type { SubtitleCue } from "../src/subtitle-types.ts";
+import { DEFAULT_SUBTITLE_PARSE_LIMITS, type SubtitleCue } from "../src/subtitle-types.ts";
+import { readOwnSubtitleFixture } from "../src/test-support/shared-subtitle-fixtures.ts";
 import { createSyntheticPair } from "../src/test-support/synthetic-subtitle-pair.ts";
 
 const packageDirectory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -212,6 +213,39 @@ function benchmarkFixtureParsing(): BenchFigures {
   return figures;
 }
 
+/**
+ * How long the parser takes to refuse the hostile documents its tests refuse: what a visitor's upload costs the worker
+ * before its 400. The tests check the refusal; the time is measured here.
+ */
+function benchmarkHostileDocuments(): BenchFigures {
+  console.info("\nHostile documents: time to the refusal; cold = first parse in this process, warm = best of 10");
+  const documents: [name: string, bytes: Uint8Array][] = [
+    ["100,000 nested elements", new TextEncoder().encode(`<tt xmlns="http://www.w3.org/ns/ttml">${"<span>".repeat(100_000)}`)],
+    ["billion laughs", readOwnSubtitleFixture("hostile-billion-laughs.xml")],
+    ["external entity", readOwnSubtitleFixture("hostile-external-entity.xml")],
+    ["just above the size limit", new Uint8Array(DEFAULT_SUBTITLE_PARSE_LIMITS.maximumBytes + 1).fill(0x20)],
+  ];
+  const figures: BenchFigures = {};
+  for (const [name, bytes] of documents) {
+    let refusal = "accepted";
+    const parse = () => {
+      try {
+        parseSubtitleXml(bytes);
+        refusal = "accepted";
+      } catch (error) {
+        refusal = String((error as { code?: string }).code);
+      }
+    };
+    const coldStarted = performance.now();
+    parse();
+    const cold = performance.now() - coldStarted;
+    const warm = bestOf(10, parse);
+    figures[name] = { bytes: bytes.byteLength, refusal, coldMilliseconds: cold, warmMilliseconds: warm };
+    console.info(`${name.padEnd(28)} ${(bytes.byteLength / 1024).toFixed(0).padStart(6)} KB  ${refusal.padEnd(20)} cold ${formatMilliseconds(cold)}  warm ${formatMilliseconds(warm)}`);
+  }
+  return figures;
+}
+
 function benchmarkParseScaling(): BenchFigures {
   console.info("\nParse scaling: synthetic TTML, each size in a fresh process; warm = best of 5; heap Δ = heap held by the parsed track");
   const directory = mkdtempSync(path.join(os.tmpdir(), "atelier-subtitles-bench-"));
@@ -337,7 +371,7 @@ if (parseCaseIndex !== -1) {
   const notes = [
     `Node ${process.version}; each size parsed or aligned in a fresh process started with --expose-gc: heap Δ is the heap still held after a full collection with the result alive, peak RSS Δ is the process's max RSS minus its RSS just before the call; load average ${loadAtStart} at the start.`,
   ];
-  const figures: BenchFigures = { parse: benchmarkParseScaling(), alignment: benchmarkAlignmentScaling(), hostileInput: await benchmarkAlignmentOffTheEventLoop() };
+  const figures: BenchFigures = { parse: benchmarkParseScaling(), alignment: benchmarkAlignmentScaling(), hostileInput: await benchmarkAlignmentOffTheEventLoop(), hostileDocuments: benchmarkHostileDocuments() };
   if (existsSync(fixtureDirectory)) {
     figures.realFilm = benchmarkRealFilmAlignment();
     figures.fixtures = benchmarkFixtureParsing();

@@ -160,16 +160,11 @@ describe.skipIf(sharedSubtitleFixturesAreMissing)(`given the real fixtures in ${
     expect(() => parseFixture("opensubs2018-209475.en-et.align.xml")).toThrow(SubtitleParseError);
   });
 
-  it("should parse the 1,109-cue Netflix file in well under 50 ms once warm", () => {
+  it("should give the same track when the 1,109-cue Netflix file is parsed again", () => {
+    // Its parse time is the subtitles bench's (`fixtures`), not a test's.
     const bytes = readSharedSubtitleFixture("netflix-dfxp-legacy-ttaf1-cloudy.en.ttml");
-    for (let warmUp = 0; warmUp < 3; warmUp += 1) parseSubtitleXml(bytes);
-    const durations: number[] = [];
-    for (let run = 0; run < 5; run += 1) {
-      const started = performance.now();
-      parseSubtitleXml(bytes);
-      durations.push(performance.now() - started);
-    }
-    // Generous against a busy CI machine; `pnpm bench` measures properly.
-    expect(Math.min(...durations)).toBeLessThan(100);
+    const first = parseSubtitleXml(bytes);
+    expect(first.cues).toHaveLength(1109);
+    expect(parseSubtitleXml(bytes)).toEqual(first);
   });
 });

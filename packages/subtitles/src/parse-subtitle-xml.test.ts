@@ -159,10 +159,9 @@ describe("given hostile input", () => {
     expectParseError(() => parseSubtitleXml(readOwnSubtitleFixture("hostile-external-entity.xml")), "entity-declaration");
   });
 
-  it("should stop 100,000 nested elements at the depth limit, quickly", () => {
-    const started = performance.now();
+  // The time it takes is the subtitles bench's (`hostileDocuments`): a test asserts the refusal, not the speed.
+  it("should stop 100,000 nested elements at the depth limit, before the unclosed end", () => {
     expectParseError(() => parseSubtitleXml(`<tt xmlns="http://www.w3.org/ns/ttml">${"<span>".repeat(100_000)}`), "too-deep");
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it("should refuse a file above the size limit before parsing", () => {

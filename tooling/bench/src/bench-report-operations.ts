@@ -2,6 +2,8 @@ import type { BenchFigure, BenchResult } from "./bench-result.ts";
 import type { MachineDescription } from "./describe-machine.ts";
 import { engineLabelOf, engineLabels, figureAt, flatNumberOf, flattenFigures, formatMegabytes, formatNumber, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
 
+const formatSize = (bytes: number | undefined) => (bytes !== undefined && bytes < 1_048_576 ? formatNumber(bytes / 1024, " KB") : formatMegabytes(bytes));
+
 /** The report's sections about running the server: hostile input, start-up, the anonymous race, several processes. */
 
 export function hostileBodiesOf(hostileInput: BenchResult | undefined): Array<[string, BenchFigure]> {
@@ -114,9 +116,10 @@ export function renderScaleOutSection(results: Map<string, BenchResult>, machine
 export function renderHostileInputSection(results: Map<string, BenchResult>): string[] | null {
   const hostileInput = results.get("hostile-input");
   const uploadFigures = figureAt(results.get("subtitles")?.figures, "hostileInput");
+  const hostileDocuments = Object.entries(objectAt(results.get("subtitles")?.figures, "hostileDocuments"));
   const anonymousRace = results.get("anonymous-race");
   const serverStartup = results.get("server-startup");
-  if (hostileInput === undefined && uploadFigures === undefined && anonymousRace === undefined && serverStartup === undefined) return null;
+  if (hostileInput === undefined && uploadFigures === undefined && hostileDocuments.length === 0 && anonymousRace === undefined && serverStartup === undefined) return null;
   const body: string[] = [];
   if (hostileInput !== undefined) {
     body.push(
@@ -130,6 +133,23 @@ export function renderHostileInputSection(results: Map<string, BenchResult>): st
   }
   if (uploadFigures !== undefined) {
     body.push("Subtitle upload (the subtitles bench's `hostileInput`):", "", ...renderTable({ columns: ["figure", "value"], rows: flattenFigures(uploadFigures) }), "");
+  }
+  if (hostileDocuments.length > 0) {
+    body.push(
+      "Hostile subtitle documents, parsed to their refusal (the subtitles bench's `hostileDocuments`):",
+      "",
+      ...renderTable({
+        columns: ["document", "size", "refused as", "cold", "warm (best of 10)"],
+        rows: hostileDocuments.map(([name, figures]) => [
+          name,
+          formatSize(numberAt(figures, "bytes")),
+          String(figureAt(figures, "refusal") ?? "—"),
+          formatNumber(numberAt(figures, "coldMilliseconds"), " ms"),
+          formatNumber(numberAt(figures, "warmMilliseconds"), " ms"),
+        ]),
+      }),
+      "",
+    );
   }
   if (anonymousRace !== undefined) body.push("An anonymous learner's limit under racing ratings (anonymous-race):", "", ...renderTable(renderAnonymousRace(anonymousRace)), "");
   if (serverStartup !== undefined) body.push("Server start-up (server-startup):", "", ...renderTable(renderServerStartup(serverStartup)), "");

@@ -124,6 +124,41 @@ describe("given a site bench that ran Lighthouse several times a page", () => {
   });
 });
 
+describe("given a site bench that measured the control page bare and with the site's headers", () => {
+  const site: BenchResult = {
+    name: "site",
+    measuredAt: "2026-05-04T10:00:00.000Z",
+    figures: {
+      pages: { "/about": { lighthouseRuns: 3, performance: 0.89, performanceRuns: [0.85, 0.93, 0.89], totalBlockingTimeMs: 460, benchmarkIndex: 1644.5 } },
+      controlPages: {
+        bare: { headers: "", lighthouseRuns: 3, performance: 1, performanceRuns: [1, 1, 1], largestContentfulPaintMs: 663, largestContentfulPaintMsRuns: [642, 663, 677], totalBlockingTimeMs: 21, benchmarkIndex: 1579.5 },
+        siteHeaders: { headers: "cross-origin-opener-policy", lighthouseRuns: 3, performance: 0.92, performanceRuns: [0.9, 0.92, 0.93], largestContentfulPaintMs: 1100, largestContentfulPaintMsRuns: [1050, 1100, 1210], totalBlockingTimeMs: 318.5, benchmarkIndex: 1255 },
+      },
+    },
+    notes: [],
+  };
+  const report = buildBenchReport({ results: [site], machine, generatedAt });
+
+  it("should give both controls among the key figures, so a page's score can be read against the machine's", () => {
+    const values = Object.fromEntries(report.keyFigures.map((row) => [row.figure, row.value]));
+    expect(values["Lighthouse of a control page (text, no script) on this machine: bare / with the site's headers"]).toBe("100 (TBT 21 ms, LCP 663 ms) / 92 (TBT 319 ms, LCP 1,100 ms)");
+  });
+
+  it("should tabulate the controls under the pages, with the headers sent and the machine's benchmark index", () => {
+    const markdown = renderBenchReportMarkdown(report);
+    expect(markdown).toContain("| control page | headers | performance | LCP | TBT |");
+    expect(markdown).toContain("| bare | Content-Type only | 100 (100–100) | 663 ms (642 ms–677 ms) | 21 ms |");
+    expect(markdown).toContain("| with the site's document headers | cross-origin-opener-policy | 92 (90–93) | 1,100 ms (1,050 ms–1,210 ms) | 319 ms |");
+    expect(markdown).toContain("Lighthouse's benchmark index of this machine over the runs: 1,255 to 1,645 (medians per page).");
+  });
+
+  it("should leave the control out of a site result without it", () => {
+    const withoutControl = buildBenchReport({ results: [{ ...site, figures: { pages: site.figures.pages ?? {} } }], machine, generatedAt });
+    expect(withoutControl.keyFigures.map((row) => row.figure)).not.toContain("Lighthouse of a control page (text, no script) on this machine: bare / with the site's headers");
+    expect(renderBenchReportMarkdown(withoutControl)).not.toContain("control page");
+  });
+});
+
 describe("given a site bench where every page scored alike", () => {
   it("should say so once rather than name a lowest and a highest page", () => {
     const pages = { "/": { performance: 1 }, "/about": { performance: 0.998 } };
@@ -276,6 +311,18 @@ describe("given the hostile-input result and what the subtitles, anonymous-race 
     expect(markdown).toContain("| PostgreSQL | 20 |");
     expect(markdown).toContain("| compiled (dist/main.js) | 410 ms | 95.5 MB | 120 MB |");
     expect(markdown).toContain("| from source (tsx) | 1,900 ms | 180 MB | 210 MB |");
+  });
+
+  it("should list the hostile subtitle documents with the error each was refused with and its time", () => {
+    const withDocuments: BenchResult = {
+      ...subtitles,
+      figures: { hostileDocuments: { "100,000 nested elements": { bytes: 600_038, refusal: "too-deep", coldMilliseconds: 3.14, warmMilliseconds: 0.52 }, "billion laughs": { bytes: 812, refusal: "entity-declaration", coldMilliseconds: 0.4, warmMilliseconds: 0.05 } } },
+    };
+    const markdown = renderBenchReportMarkdown(buildBenchReport({ results: [withDocuments], machine, generatedAt }));
+    expect(markdown).toContain("## Hostile input");
+    expect(markdown).toContain("| document | size | refused as | cold | warm (best of 10) |");
+    expect(markdown).toContain("| 100,000 nested elements | 586 KB | too-deep | 3.14 ms | 0.52 ms |");
+    expect(markdown).toContain("| billion laughs | 0.79 KB | entity-declaration | 0.4 ms | 0.05 ms |");
   });
 
   it("should leave the section out when none of these results is there", () => {

@@ -111,6 +111,10 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
     rows.push({ area: "Public pages", figure: "transfer on first load", value: extremes("totalBytes", formatKilobytes) });
     rows.push({ area: "Public pages", figure: "JavaScript on first load (gzip)", value: extremes("javaScriptGzipBytes", formatKilobytes) });
   }
+  const controlPages = controlPagesOf(byName.get("site"));
+  if (controlPages !== null) {
+    rows.push({ area: "Public pages", figure: "Lighthouse of a control page (text, no script) on this machine: bare / with the site's headers", value: controlPages.map(([, control]) => describeControlRun(control)).join(" / ") });
+  }
   const identity = byName.get("identity");
   if (identity !== undefined) {
     rows.push({
@@ -244,6 +248,39 @@ function withRunRange(page: BenchFigure, key: string, format: (value: number | u
   const median = format(numberAt(page, key));
   if (values.length < 2) return median;
   return `${median} (${format(Math.min(...values))}–${format(Math.max(...values))})`;
+}
+
+/** The site bench's control page, bare and with the site's document headers, when both were measured. */
+function controlPagesOf(site: BenchResult | undefined): Array<[string, BenchFigure]> | null {
+  const controls = objectAt(site?.figures, "controlPages");
+  const measured = (["bare", "siteHeaders"] as const).flatMap((key) => (controls[key] === undefined ? [] : [[key, controls[key]] as [string, BenchFigure]]));
+  return measured.length === 0 ? null : measured;
+}
+
+const describeControlRun = (control: BenchFigure) => `${formatScore(numberAt(control, "performance"))} (TBT ${formatNumber(numberAt(control, "totalBlockingTimeMs"), " ms")}, LCP ${formatNumber(numberAt(control, "largestContentfulPaintMs"), " ms")})`;
+
+function renderControlPages(site: BenchResult): string[] {
+  const controls = controlPagesOf(site);
+  if (controls === null) return [];
+  const benchmarkIndexes = [...pagesOf(site), ...controls].map(([, figures]) => numberAt(figures, "benchmarkIndex")).filter((value): value is number => value !== undefined);
+  return [
+    "",
+    "The machine's own share: a control page (a text page without script or image, from a bare node:http server) measured the same way.",
+    "",
+    ...renderTable({
+      columns: ["control page", "headers", "performance", "LCP", "TBT"],
+      rows: controls.map(([key, control]) => [
+        key === "bare" ? "bare" : "with the site's document headers",
+        key === "bare" ? "Content-Type only" : String(figureAt(control, "headers") ?? missing),
+        withRunRange(control, "performance", formatScore),
+        withRunRange(control, "largestContentfulPaintMs", (value) => formatNumber(value, " ms")),
+        formatNumber(numberAt(control, "totalBlockingTimeMs"), " ms"),
+      ]),
+    }),
+    ...(benchmarkIndexes.length === 0
+      ? []
+      : ["", `Lighthouse's benchmark index of this machine over the runs: ${formatNumber(Math.min(...benchmarkIndexes))} to ${formatNumber(Math.max(...benchmarkIndexes))} (medians per page).`]),
+  ];
 }
 
 function renderSitePages(site: BenchResult): Table {
@@ -396,6 +433,7 @@ export function renderBenchReportMarkdown(report: BenchReport, options: { chartF
       ...renderTable(renderSitePages(site)),
       "",
       "Scores out of 100. Transfer sizes are what the browser received on a first load (JavaScript and CSS compressed).",
+      ...renderControlPages(site),
     ]);
   }
   const identity = results.get("identity");

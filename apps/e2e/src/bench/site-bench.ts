@@ -1,5 +1,6 @@
 // `pnpm bench`: page weight on first load and Lighthouse mobile scores for every public page, against the real
 // server; writes bench-results/site.json. BENCH_PAGES="/,/paintings" limits the pages.
+import http from "node:http";
 import { createRequire } from "node:module";
 import os from "node:os";
 import * as chromeLauncher from "chrome-launcher";
@@ -97,6 +98,7 @@ async function measureLighthouseRuns(origin: string, path: string) {
     largestContentfulPaintMs: medianOf(largestContentfulPaintMsRuns),
     largestContentfulPaintMsRuns,
     totalBlockingTimeMs: medianOf(valuesOf("totalBlockingTimeMs")),
+    benchmarkIndex: medianOf(valuesOf("benchmarkIndex")),
   };
 }
 
@@ -139,10 +141,55 @@ async function measureLighthouseOnce(origin: string, path: string) {
       cumulativeLayoutShift: audits["cumulative-layout-shift"]?.numericValue ?? null,
       largestContentfulPaintMs: audits["largest-contentful-paint"]?.numericValue ?? null,
       totalBlockingTimeMs: audits["total-blocking-time"]?.numericValue ?? null,
+      benchmarkIndex: result.lhr.environment.benchmarkIndex ?? null,
     };
     return { scores, runtimeError };
   } finally {
     chrome.kill();
+  }
+}
+
+/** A text page without script or image: what Lighthouse gives on this machine for a page that costs next to nothing. */
+const CONTROL_PAGE = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Control page</title><meta name="description" content="A text page that costs next to nothing, to measure the machine."><link rel="icon" href="data:,"></head><body><main><h1>Control page</h1>${"<p>A paragraph of text that the page lays out and paints, and nothing else.</p>".repeat(12)}</main></body></html>`;
+
+/** The response headers the site sends with a document (its security headers among them), as a control page may send them too. */
+async function documentHeadersOf(origin: string, path: string): Promise<Record<string, string>> {
+  const response = await fetch(`${origin}${path}`);
+  await response.arrayBuffer();
+  const perMessage = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "set-cookie", "vary", "x-request-id", "content-type"]);
+  return Object.fromEntries([...response.headers].filter(([name]) => !perMessage.has(name)));
+}
+
+/**
+ * The control page measured as the site's pages are, from a bare node:http server: once with no header but its type,
+ * once with the site's own document headers. Lighthouse's figures move with the machine (a fresh renderer process
+ * costs more on some machines than on others); these say what this machine gives a page that costs nothing, with and
+ * without what the site's headers ask of the browser (Cross-Origin-Opener-Policy: same-origin puts the page in a new
+ * browsing context group, so Lighthouse's navigation from about:blank starts a renderer process; decision 0067).
+ */
+async function measureControlPages(siteHeaders: Record<string, string>): Promise<BenchFigures> {
+  let headers: Record<string, string> = {};
+  const server = http.createServer((request, response) => {
+    // Only the page: Lighthouse's SEO audit reads /robots.txt, which must not be the page.
+    if (request.url !== "/") {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+      response.end("Not found");
+      return;
+    }
+    response.writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" });
+    response.end(CONTROL_PAGE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  try {
+    const figures: BenchFigures = {};
+    for (const [key, sent] of [["bare", {}], ["siteHeaders", siteHeaders]] as const) {
+      headers = sent;
+      figures[key] = { headers: Object.keys(sent).join(", "), ...(await measureLighthouseRuns(`http://localhost:${port}`, "/")) };
+    }
+    return figures;
+  } finally {
+    server.close();
   }
 }
 
@@ -160,7 +207,9 @@ async function main() {
   const server = await startAtelierServer({ NODE_ENV: "test" });
   const rows: Record<string, unknown>[] = [];
   const pages: BenchFigures = {};
+  let controlPages: BenchFigures;
   try {
+    controlPages = await measureControlPages(await documentHeadersOf(server.origin, BENCHMARKED_PATHS[0] ?? "/"));
     for (const path of BENCHMARKED_PATHS) {
       const weight = await measurePageWeight(server.origin, path);
       const scores = await measureLighthouseRuns(server.origin, path);
@@ -186,9 +235,10 @@ async function main() {
   }
   console.info(`Public site, first load, Lighthouse mobile (simulated throttling), median of ${LIGHTHOUSE_RUNS} runs:`);
   console.info(formatTable(rows));
+  for (const [key, control] of Object.entries(controlPages)) console.info(`Control page (${key}): ${JSON.stringify(control)}`);
   const written = writeBenchResult({
     name: "site",
-    figures: { pages },
+    figures: { pages, controlPages },
     notes: [
       `Page weight from Debian's Chromium through playwright-core (412×823 viewport, first load until network idle); Lighthouse ${lighthouseVersion()} mobile with simulated throttling, ${LIGHTHOUSE_RUNS} runs a page: performance, LCP and TBT are their median (the range beside), accessibility, SEO and best practices the lowest run's, CLS the highest; simulated throttling makes scores depend little on the machine's load (load average ${loadAtStart} at the start), but LCP and TBT still do.`,
     ],
