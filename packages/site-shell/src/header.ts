@@ -70,7 +70,12 @@ export function wireHeader({ document, window }: SiteShellEnvironment): void {
   });
 
   if (!(header instanceof window.HTMLElement)) return;
-  let anchorScrollY = window.scrollY;
+  // Read in the first frame, whose layout is due then anyway: read while the script runs, `scrollY` laid the whole page
+  // out inside the script's own task, its longest (decision 0067). A scroll's frame comes after this one.
+  let anchorScrollY = 0;
+  window.requestAnimationFrame(() => {
+    anchorScrollY = window.scrollY;
+  });
   let frameRequested = false;
   window.addEventListener(
     "scroll",

@@ -98,6 +98,46 @@ describe("given a prerendered content page without React", () => {
     expect(moves.map(([current, previous, next]) => nextHeaderVisibility(current, previous, next))).toEqual(["visible", "hidden", "visible", "hidden", "visible"]);
   });
 
+  it("should read the scroll position in the first frame, not while the script runs, and hide or show from there", async () => {
+    const frames: FrameRequestCallback[] = [];
+    const scrollListeners: EventListener[] = [];
+    let scrollY = 400;
+    let scrollReads = 0;
+    // The real window, but its frames, its scroll position and its scroll listeners in the test's hands.
+    const windowInFrames = new Proxy(window, {
+      get(target, property) {
+        if (property === "scrollY") {
+          scrollReads += 1;
+          return scrollY;
+        }
+        if (property === "requestAnimationFrame") return (callback: FrameRequestCallback) => frames.push(callback);
+        if (property === "addEventListener") {
+          return (type: string, listener: EventListener, options?: AddEventListenerOptions) => (type === "scroll" ? scrollListeners.push(listener) : target.addEventListener(type, listener, options));
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" && !/^[A-Z]/.test(String(property)) ? value.bind(target) : value;
+      },
+    });
+    const runFrames = () => frames.splice(0).forEach((callback) => callback(0));
+    const scrollTo = (position: number) => {
+      scrollY = position;
+      scrollListeners.forEach((listener) => listener(new Event("scroll")));
+      runFrames();
+    };
+    await startSiteShell({ document, window: windowInFrames, fetch: answering({ "/site-config": siteConfigWithoutStatistics }).fetch });
+    expect(scrollReads).toBe(0);
+    runFrames();
+    expect(scrollReads).toBe(1);
+    const header = document.querySelector<HTMLElement>(".site-header");
+    // A page restored 400 px down: 5 px up is jitter from there, not 395 px down from the top.
+    scrollTo(395);
+    expect(header?.dataset.state).toBe("visible");
+    scrollTo(600);
+    expect(header?.dataset.state).toBe("hidden");
+    scrollTo(500);
+    expect(header?.dataset.state).toBe("visible");
+  });
+
   it("should keep 'Log in' and not ask for the session when this browser never signed in", async () => {
     const { askedPaths } = await start();
     expect(askedPaths).not.toContain(SESSION_PATH);
