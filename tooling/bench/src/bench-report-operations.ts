@@ -1,8 +1,6 @@
 import type { BenchFigure, BenchResult } from "./bench-result.ts";
 import type { MachineDescription } from "./describe-machine.ts";
-import { engineLabelOf, engineLabels, figureAt, flatNumberOf, flattenFigures, formatMegabytes, formatNumber, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
-
-const formatSize = (bytes: number | undefined) => (bytes !== undefined && bytes < 1_048_576 ? formatNumber(bytes / 1024, " KB") : formatMegabytes(bytes));
+import { engineLabelOf, engineLabels, figureAt, flatNumberOf, flattenFigures, formatKilobytes, formatMegabytes, formatNumber, missing, numberAt, objectAt, renderTable, trimTrailingBlankLines, type Table } from "./bench-report-format.ts";
 
 /** The report's sections about running the server: hostile input, start-up, the anonymous race, several processes. */
 
@@ -142,8 +140,8 @@ export function renderHostileInputSection(results: Map<string, BenchResult>): st
         columns: ["document", "size", "refused as", "cold", "warm (best of 10)"],
         rows: hostileDocuments.map(([name, figures]) => [
           name,
-          formatSize(numberAt(figures, "bytes")),
-          String(figureAt(figures, "refusal") ?? "—"),
+          formatKilobytes(numberAt(figures, "bytes")),
+          String(figureAt(figures, "refusal") ?? missing),
           formatNumber(numberAt(figures, "coldMilliseconds"), " ms"),
           formatNumber(numberAt(figures, "warmMilliseconds"), " ms"),
         ]),
