@@ -144,6 +144,10 @@ describe("given more jobs than may run at once", () => {
   it("should run them side by side when as many may run at once", async () => {
     const previous = limitRunningSubtitleJobs(2);
     try {
+      // Two workers ready before the race: a worker started for the parse alone loads TypeScript, which on a loaded
+      // machine took longer than the whole alignment (CI of 2026-11-30), and the test would time start-ups instead.
+      const smallFile = new Uint8Array(readOwnSubtitleFixture("ttml-minimal.ttml"));
+      await Promise.all([parseSubtitleXmlInWorker(smallFile, { timeoutMilliseconds: 10_000 }), parseSubtitleXmlInWorker(smallFile, { timeoutMilliseconds: 10_000 })]);
       expect((await alignThenParse()).order).toEqual(["parse", "alignment"]);
     } finally {
       limitRunningSubtitleJobs(previous);
