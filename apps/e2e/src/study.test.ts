@@ -471,3 +471,19 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
     }
   });
 });
+
+describe("given a visitor on the setup page of a group that does not exist", () => {
+  it("should read the refusal to its end, so the page leaves no connection open", async () => {
+    const context = await testbed.browser.newContext();
+    const page = await context.newPage();
+    try {
+      const statsRequestFinished = page.waitForEvent("requestfinished", { predicate: (request) => request.url().includes("/api/subtitle-groups/no-such-group/stats/"), timeout: 15_000 });
+      // Network idle needs every answer's body read: a refusal left unread kept the page from ever reaching it.
+      await page.goto(`${testbed.server.origin}/study/no-such-group/config`, { waitUntil: "networkidle", timeout: 15_000 });
+      expect((await (await statsRequestFinished).response())?.status()).toBe(404);
+      await page.locator("main").getByText("Setup", { exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+});

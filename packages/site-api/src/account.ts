@@ -1,6 +1,6 @@
 import { HTTPError } from "ky";
 import * as v from "valibot";
-import type { SiteHttp } from "./site-http.ts";
+import { discardAnswerBody, type SiteHttp } from "./site-http.ts";
 
 /** What happened to the account (`GET /api/account/security-events/`, issue 18). */
 export const SECURITY_EVENTS_PATH = "/api/account/security-events/";
@@ -61,7 +61,7 @@ export function createAccountDeletionClient({ api }: SiteHttp) {
     async deleteAccount(): Promise<AccountDeletionResult> {
       try {
         // Cancelling subscriptions at the provider comes first and may take a while.
-        await api.delete(ACCOUNT_DELETION_PATH, { timeout: 60_000 });
+        await discardAnswerBody(await api.delete(ACCOUNT_DELETION_PATH, { timeout: 60_000 }));
         return { status: "deleted" };
       } catch (error) {
         if (error instanceof HTTPError && error.response.status === 401) {
@@ -117,8 +117,8 @@ export function describeSecurityEvent(event: Pick<SecurityEvent, "type" | "metho
 export const MERGE_PROGRESS_PATH = "/api/merge-progress/";
 
 /**
- * The spec's call after a modal login. The answer is not read: a failure must never stop the sign-in, so it is only
- * logged.
+ * The spec's call after a modal login. Nothing in the answer is used (it is read only to free the connection): a
+ * failure must never stop the sign-in, so it is only logged.
  *
  * @example
  * await createProgressMergeClient(createSiteHttp()).mergeAnonymousProgress();
@@ -128,7 +128,7 @@ export function createProgressMergeClient({ api }: SiteHttp) {
     async mergeAnonymousProgress(): Promise<void> {
       try {
         // Spec: with credentials, a JSON content type and the CSRF header, and no body.
-        await api.post(MERGE_PROGRESS_PATH, { headers: { "Content-Type": "application/json" }, credentials: "include" });
+        await discardAnswerBody(await api.post(MERGE_PROGRESS_PATH, { headers: { "Content-Type": "application/json" }, credentials: "include" }));
       } catch (error) {
         console.error("The study progress could not be merged", error);
       }

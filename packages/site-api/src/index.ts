@@ -1,4 +1,4 @@
-export { createSiteHttp, CSRF_HEADER_NAME } from "./site-http.ts";
+export { createSiteHttp, CSRF_HEADER_NAME, discardAnswerBody } from "./site-http.ts";
 export type { SiteHttp, SiteHttpOptions } from "./site-http.ts";
 
 export {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { createSiteHttp, CSRF_HEADER_NAME } from "./site-http.ts";
+import { HTTPError } from "ky";
+import { createSiteHttp, CSRF_HEADER_NAME, discardAnswerBody } from "./site-http.ts";
 
 function recordingFetch() {
   const requests: Request[] = [];
@@ -40,5 +41,33 @@ describe("given the site's one HTTP instance", () => {
     }) as unknown as typeof fetch;
     await expect(createSiteHttp({ fetch: failing }).api.get("http://localhost/site-config")).rejects.toThrow();
     expect(calls).toBe(1);
+  });
+
+  it("should read a refusal's body from the network whether or not its caller does, and still give it to the caller", async () => {
+    const answers: Response[] = [];
+    const refusingFetch = (async () => {
+      const answer = new Response(JSON.stringify({ error: "This subtitle group does not exist." }), { status: 404, headers: { "Content-Type": "application/json" } });
+      answers.push(answer);
+      return answer;
+    }) as unknown as typeof fetch;
+    const refusal = await createSiteHttp({ fetch: refusingFetch })
+      .api.get("http://localhost/api/subtitle-groups/7/stats/")
+      .then(() => undefined, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(HTTPError);
+    expect(answers.map((answer) => answer.bodyUsed)).toEqual([true]);
+    expect(await (refusal as HTTPError).response.json()).toEqual({ error: "This subtitle group does not exist." });
+    expect((refusal as HTTPError).response.status).toBe(404);
+  });
+});
+
+describe("given an answer whose body the caller does not need", () => {
+  it("should read it to its end, and leave a body already read or none alone", async () => {
+    const unread = new Response("{\"deleted\":true}", { status: 200 });
+    await discardAnswerBody(unread);
+    expect(unread.bodyUsed).toBe(true);
+    const read = new Response("done");
+    await read.text();
+    await expect(discardAnswerBody(read)).resolves.toBeUndefined();
+    await expect(discardAnswerBody(new Response(null, { status: 204 }))).resolves.toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from "ky";
+import ky, { type HTTPError, type KyInstance } from "ky";
 
 /** The header that echoes the CSRF cookie on every unsafe call (decision 0009; Django's name). */
 export const CSRF_HEADER_NAME = "X-CSRFToken";
@@ -23,7 +23,32 @@ export interface SiteHttp {
 }
 
 /**
- * The one ky instance the site's clients share, with the one hook that adds the CSRF header to unsafe calls.
+ * Reads an answer's body to its end and drops it. A browser reads an answer's body from the network only as the page
+ * does: one left unread keeps its connection (one of the six a browser opens to a host) until it is collected, and a
+ * page that never reads it never reaches network idle (Chromium; a 404 from the stats call held one so).
+ *
+ * @example
+ * await discardAnswerBody(await api.delete(path));
+ */
+export async function discardAnswerBody(response: Response): Promise<void> {
+  if (response.body === null || response.bodyUsed) return;
+  await response.arrayBuffer().catch(() => undefined);
+}
+
+/**
+ * The same refusal, its body read from the network: every error answer's body is read to its end here (see
+ * `discardAnswerBody`), whether or not its caller reads it, which it still can from the copy.
+ */
+async function withBodyRead(error: HTTPError): Promise<HTTPError> {
+  if (error.response.body === null || error.response.bodyUsed) return error;
+  const unread = error.response.clone();
+  await discardAnswerBody(error.response);
+  error.response = unread;
+  return error;
+}
+
+/**
+ * The one ky instance the site's clients share: the CSRF header on unsafe calls, and every refusal's body read.
  *
  * @example
  * const http = createSiteHttp({ readCsrfToken: readCsrfTokenFromDocumentCookie });
@@ -44,6 +69,7 @@ export function createSiteHttp({ fetch: fetchImplementation = (input, init) => f
           }
         },
       ],
+      beforeError: [withBodyRead],
     },
   });
   return { api, csrfHeaders };

@@ -1,7 +1,7 @@
 import { HTTPError } from "ky";
 import * as v from "valibot";
 import type { SessionConfig } from "@atelier/leitner";
-import type { SiteHttp } from "./site-http.ts";
+import { discardAnswerBody, type SiteHttp } from "./site-http.ts";
 
 /** The error catalogue of the study screens (spec §8), word for word. */
 export const STUDY_ERROR_MESSAGES = {
@@ -223,7 +223,10 @@ export function createStudyClient({ api, csrfHeaders }: SiteHttp, { createUpload
   ): Promise<StudyResult<v.InferOutput<Schema>>> {
     try {
       const response = await send();
-      if (schema === undefined) return { status: "ok", data: undefined as v.InferOutput<Schema> };
+      if (schema === undefined) {
+        await discardAnswerBody(response);
+        return { status: "ok", data: undefined as v.InferOutput<Schema> };
+      }
       const parsed = v.safeParse(schema, await response.json());
       return parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: errorMessage, httpStatus: response.status };
     } catch (error) {
