@@ -121,3 +121,23 @@ describe("given a signed-in visitor and the development billing provider", () =>
     }
   });
 });
+
+describe("given the plans side by side on a wide screen", () => {
+  it("should line up each card's title, price and button, however much each card says", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 1366, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${testbed.server.origin}/pricing`);
+      await waitForHydration(page);
+      await page.locator(".plan-card").first().waitFor();
+      const tops = await page.locator(".plan-card").evaluateAll((cards) =>
+        cards.map((card) => ["h2", ".plan-card__price", "button"].map((selector) => Math.round(card.querySelector(selector)?.getBoundingClientRect().top ?? Number.NaN))),
+      );
+      expect(tops.length).toBeGreaterThan(1);
+      // The cards differ in how many features they list (the fixture plans: 2, 3 and 3).
+      for (const cardTops of tops) expect(cardTops).toEqual(tops[0]);
+    } finally {
+      await context.close();
+    }
+  });
+});
