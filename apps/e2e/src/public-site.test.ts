@@ -273,3 +273,23 @@ describe("given a crawler that runs no JavaScript", () => {
     expect(paintingHtml).not.toContain(".invalid");
   });
 });
+
+describe("given the footer on a phone", () => {
+  it("should keep each link on one line, moving a link that does not fit to the next line whole", async () => {
+    for (const path of ["/", "/upload-subtitles"]) {
+      const context = await testbed.browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${testbed.server.origin}${path}`, { waitUntil: "load" });
+        const links = await page.locator(".site-footer__links a").evaluateAll((anchors) =>
+          anchors.map((anchor) => ({ text: anchor.textContent, lines: anchor.getClientRects().length, height: anchor.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(anchor).lineHeight) })),
+        );
+        expect(links.length).toBeGreaterThan(2);
+        for (const link of links) expect({ path, text: link.text, oneLine: link.lines === 1 && link.height < 2 * link.lineHeight }).toEqual({ path, text: link.text, oneLine: true });
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
