@@ -46,15 +46,9 @@ describe("given the progress merge after a modal login", () => {
 
 describe("given account answers nothing is read from", () => {
   it("should read them to their end, so that the browser frees their connections", async () => {
-    const answers: Response[] = [];
-    const fetchImplementation = (async () => {
-      const answer = json(200, { merged: 0 });
-      answers.push(answer);
-      return answer;
-    }) as typeof fetch;
+    const { answers, fetchImplementation } = recordingFetch(() => json(200, { merged: 0 }));
     await createProgressMergeClient(siteHttpOver(fetchImplementation)).mergeAnonymousProgress();
     expect(await createAccountDeletionClient(siteHttpOver(fetchImplementation)).deleteAccount()).toEqual({ status: "deleted" });
     expect(answers.map((answer) => answer.bodyUsed)).toEqual([true, true]);
   });
 });
-

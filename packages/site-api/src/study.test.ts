@@ -196,21 +196,15 @@ describe("given an upload", () => {
 
 describe("given answers the study client needs nothing of", () => {
   it("should read each to its end, so that the browser frees its connection", async () => {
-    const answers: Response[] = [];
-    const answering = (status: number, body: unknown) =>
-      siteHttpOver((async () => {
-        const answer = json(status, body);
-        answers.push(answer);
-        return answer;
-      }) as typeof fetch);
-    const accepting = createStudyClient(answering(200, { deleted: true }));
+    const accepted = recordingFetch(() => json(200, { deleted: true }));
+    const accepting = createStudyClient(siteHttpOver(accepted.fetchImplementation));
     await accepting.deleteGroup("g1");
     await accepting.deletePair("p1");
     await accepting.resetStats("g1");
-    const refusing = createStudyClient(answering(404, { error: "This subtitle group does not exist." }));
+    const refused = recordingFetch(() => json(404, { error: "This subtitle group does not exist." }));
+    const refusing = createStudyClient(siteHttpOver(refused.fetchImplementation));
     expect(await refusing.loadStats("7")).toEqual({ status: "error", message: STATS_ERROR_MESSAGE, httpStatus: 404 });
     await refusing.countAvailableCards("7", { range: "all" });
-    expect(answers.map((answer) => answer.bodyUsed)).toEqual([true, true, true, true, true]);
+    expect([...accepted.answers, ...refused.answers].map((answer) => answer.bodyUsed)).toEqual([true, true, true, true, true]);
   });
 });
-
