@@ -96,12 +96,19 @@ function talliesByDueDateQuery(database: Executor, learnerKey: string, groupId: 
       sql<number | string | bigint>`sum(sp.review_count)`.as("reviews"),
       sql<number | string | bigint>`sum(sp.correct_count)`.as("correct_reviews"),
     ] as const;
-  return database
+  const learnerRecords = database
     .selectFrom("study_progress as sp")
     .select(tallied(1))
     .where("sp.learner_key", "=", learnerKey)
     .where("sp.group_id", "=", groupId)
     .groupBy(["sp.box", "sp.due_at"])
+    // The index's order, asked for: PostgreSQL's planner, when the learner's records are most of the table, preferred
+    // a scan of the table and a hash of every record to the index alone (1.8 → 0.8 ms for 5,000; decision 0068).
+    .orderBy("sp.box")
+    .orderBy("sp.due_at");
+  return database
+    .selectFrom(learnerRecords.as("r"))
+    .selectAll()
     .unionAll(
       database
         .selectFrom("study_hidden_pair as h")
