@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { HTTPError } from "ky";
 import { createSiteHttp, CSRF_HEADER_NAME, discardAnswerBody } from "./site-http.ts";
+import { json, recordingFetch as recordingAnswersFetch } from "./test-support/recording-fetch.ts";
 
 function recordingFetch() {
   const requests: Request[] = [];
@@ -44,13 +45,8 @@ describe("given the site's one HTTP instance", () => {
   });
 
   it("should read a refusal's body from the network whether or not its caller does, and still give it to the caller", async () => {
-    const answers: Response[] = [];
-    const refusingFetch = (async () => {
-      const answer = new Response(JSON.stringify({ error: "This subtitle group does not exist." }), { status: 404, headers: { "Content-Type": "application/json" } });
-      answers.push(answer);
-      return answer;
-    }) as unknown as typeof fetch;
-    const refusal = await createSiteHttp({ fetch: refusingFetch })
+    const { answers, fetchImplementation } = recordingAnswersFetch(() => json(404, { error: "This subtitle group does not exist." }));
+    const refusal = await createSiteHttp({ fetch: fetchImplementation })
       .api.get("http://localhost/api/subtitle-groups/7/stats/")
       .then(() => undefined, (error: unknown) => error);
     expect(refusal).toBeInstanceOf(HTTPError);
