@@ -182,7 +182,7 @@ function previewRowsQuery(database: Executor, learnerKey: string, groupId: strin
     .selectFrom("subtitle_pair as q")
     .select("q.position")
     .where("q.group_id", "=", groupId)
-    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("q.id")));
+    .where((expression) => isNotHiddenByLearner(database, learnerKey, expression.ref("q.id")));
   if (onlyDoubtful) positions = positions.where((expression) => isDoubtful(expression.ref("q.confidence")));
   return groupPairsWithBoxQuery(database, learnerKey, groupId)
     // Literals, not values: a statement prepared with `limit $n` gets a generic plan that guesses a tenth of the group

@@ -72,7 +72,7 @@ function studiedPairsOf(database: Kysely<DatabaseSchema>, learnerKey: string, gr
     .selectFrom("subtitle_pair as p")
     .select("p.position")
     .where("p.group_id", "=", groupId)
-    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("p.id")));
+    .where((expression) => isNotHiddenByLearner(database, learnerKey, expression.ref("p.id")));
 }
 
 /**
@@ -177,7 +177,7 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
     .selectFrom("subtitle_pair as q")
     .select(["q.id", "q.group_id", "q.position", "q.english", "q.swedish", "q.confidence"])
     .where("q.group_id", "=", groupId)
-    .where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("q.id")))
+    .where((expression) => isNotHiddenByLearner(database, learnerKey, expression.ref("q.id")))
     .where("q.position", ">=", contextFrom)
     .where("q.position", "<=", contextTo)
     .select([
@@ -218,7 +218,7 @@ function candidatesQuery(database: Kysely<DatabaseSchema>, shape: CandidatesShap
           .where("sp.group_id", "=", groupId);
   let chosen = query as unknown as SelectQueryBuilder<Tables, "p" | "sp", object>;
   if (shape.wholeGroup !== true) chosen = chosen.where("p.position", ">=", from).where("p.position", "<=", to);
-  if (!everyPair) chosen = chosen.where((expression) => isNotHiddenByLearner(learnerKey, expression.ref("p.id")));
+  if (!everyPair) chosen = chosen.where((expression) => isNotHiddenByLearner(database, learnerKey, expression.ref("p.id")));
   return chosen;
 }
 
@@ -290,7 +290,7 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
     ordered = database.selectFrom(bothParts.as("p")).selectAll() as unknown as typeof ordered;
   }
   const neighbour = (direction: "before" | "after") =>
-    sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
+    sql<string | null>`(select n.id from subtitle_pair n where n.group_id = ${groupId} and n.position ${sql.raw(direction === "before" ? "<" : ">")} selected.position and ${isNotHiddenByLearner(database, learnerKey, sql.ref("n.id"))} order by n.position ${sql.raw(direction === "before" ? "desc" : "asc")} limit 1)`;
   let withNeighbours = database
     .selectFrom(
       database
@@ -299,8 +299,16 @@ function orderedCardsQuery(database: Kysely<DatabaseSchema>, shape: CandidatesSh
         .select([neighbour("before").as("before_id"), neighbour("after").as("after_id")])
         .as("card"),
     )
-    .leftJoin("subtitle_pair as before", "before.id", "card.before_id")
-    .leftJoin("subtitle_pair as after", "after.id", "card.after_id")
+    .$call((cards) =>
+      database.getExecutor().adapter instanceof PostgresAdapter
+        ? // Each neighbour by its key, card after card: a generic plan guesses a tenth of the group for an unknown limit,
+          // and so joined the neighbours by hashing every pair of the group (a film of 200 pairs hashed twice for five
+          // cards, a third of the statement). A lateral subquery with a limit is never flattened into such a join.
+          cards
+            .leftJoinLateral((lateral) => lateral.selectFrom("subtitle_pair as before").select(["before.english", "before.swedish"]).whereRef("before.id", "=", "card.before_id").limit(sql.lit(1)).as("before"), (join) => join.onTrue())
+            .leftJoinLateral((lateral) => lateral.selectFrom("subtitle_pair as after").select(["after.english", "after.swedish"]).whereRef("after.id", "=", "card.after_id").limit(sql.lit(1)).as("after"), (join) => join.onTrue())
+        : cards.leftJoin("subtitle_pair as before", "before.id", "card.before_id").leftJoin("subtitle_pair as after", "after.id", "card.after_id"),
+    )
     .select([
       "card.id",
       "card.english",
