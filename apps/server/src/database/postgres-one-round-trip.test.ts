@@ -31,6 +31,13 @@ describe("toLiteral", () => {
     expect(() => toLiteral(Number.NaN)).toThrow(TypeError);
     expect(() => toLiteral("a\u0000b")).toThrow(TypeError);
   });
+
+  it("should write a typed array of literals, refusing an element PostgreSQL cannot hold", () => {
+    expect(toLiteral({ elements: ["l'été", null], elementType: "text" })).toBe("ARRAY['l''été', NULL]::text[]");
+    expect(toLiteral({ elements: [1, null, -3], elementType: "integer" })).toBe("ARRAY[1, NULL, -3]::integer[]");
+    expect(toLiteral({ elements: [], elementType: "text" })).toBe("ARRAY[]::text[]");
+    expect(() => toLiteral({ elements: ["a\u0000b"], elementType: "text" })).toThrow(TypeError);
+  });
 });
 
 describe.runIf(testDatabaseEngines.includes("postgresql"))("toLiteral on PostgreSQL", () => {
@@ -42,5 +49,14 @@ describe.runIf(testDatabaseEngines.includes("postgresql"))("toLiteral on Postgre
     const texts = fc.sample(textWithoutNul, { numRuns: 300, seed: 16 });
     const { rows } = await client.query<Record<string, string>>(`SELECT ${texts.map((text, index) => `${toLiteral(text)}::text AS t${index}`).join(", ")}`);
     expect(texts.map((_, index) => rows[0]?.[`t${index}`])).toEqual(texts);
+  });
+
+  it("should give back the same elements from any array it writes", async () => {
+    const texts = fc.sample(textWithoutNul, { numRuns: 200, seed: 17 });
+    const numbers = [0, -2_147_483_648, 2_147_483_647, null];
+    const { rows } = await client.query<{ texts: (string | null)[]; numbers: (number | null)[] }>(
+      `SELECT ${toLiteral({ elements: [...texts, null], elementType: "text" })} AS texts, ${toLiteral({ elements: numbers, elementType: "integer" })} AS numbers`,
+    );
+    expect(rows[0]).toEqual({ texts: [...texts, null], numbers });
   });
 });

@@ -5,6 +5,9 @@ export type SessionPreparedStatement = { name: string; parameterTypes: readonly 
 
 export type LiteralValue = string | number | boolean | null;
 
+/** Values sent as one typed array, `ARRAY[…]::type[]`: a column of a batch for a statement that `unnest`s its arrays. */
+export type LiteralArray = { elements: readonly (string | number | null)[]; elementType: "text" | "integer" };
+
 /** The statements each connection has prepared; a connection that is replaced prepares them again. */
 const preparedByConnection = new WeakMap<pg.PoolClient, Set<string>>();
 
@@ -23,8 +26,9 @@ const charactersToEscape = /['\\]/;
  * which is what `escapeLiteral` answers for it: its loop builds the literal a character at a time, the largest
  * allocation of a PostgreSQL study read (about 30 KB for the 25 values of a test session's cards).
  */
-export function toLiteral(value: LiteralValue): string {
+export function toLiteral(value: LiteralValue | LiteralArray): string {
   if (value === null) return "NULL";
+  if (typeof value === "object") return `ARRAY[${value.elements.map(toLiteral).join(", ")}]::${value.elementType}[]`;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new TypeError(`${value} cannot be sent to PostgreSQL as a number.`);
@@ -80,22 +84,22 @@ export async function onConnectionWithPrepared<Result>(
  * granted and what the ones before it wrote; an error rolls the whole back. The locks are therefore held for the
  * statements alone, never across a round trip to this process, which under load waits for its turn in a busy event
  * loop. A simple query binds no values: they go as literals quoted by node-postgres to an `EXECUTE` of the
- * statement, which each connection prepares once. `asynchronousCommit` does not wait for the commit to reach the
- * disk (decision 0036): the locks are released at commit, so the next rating of the same learner would otherwise
- * wait for an fsync. Answers the rows of each run, in order.
+ * statement, which each connection prepares once. `settings` are the transaction's own (`set_config(…, true)`), set
+ * before the locks. Answers the rows of each run, in order.
  *
  * @example
- * const [rows] = await executeInOneRoundTrip(pool, rateStatement, [[learnerKey, pairId]], { lockKeys: [`study-progress:${learnerKey}`], asynchronousCommit: true });
+ * const [rows] = await executeInOneRoundTrip(pool, rateStatement, [[learnerKey, pairId]], { lockKeys: [`study-progress:${learnerKey}`], settings: { synchronous_commit: "off" } });
  */
 export async function executeInOneRoundTrip<Row>(
   pool: pg.Pool,
   statement: SessionPreparedStatement,
-  valueLists: readonly (readonly LiteralValue[])[],
-  options: { lockKeys?: readonly string[]; asynchronousCommit?: boolean },
+  valueLists: readonly (readonly (LiteralValue | LiteralArray)[])[],
+  options: { lockKeys?: readonly string[]; settings?: Readonly<Record<string, string>> },
 ): Promise<Row[][]> {
   return onConnectionWithPrepared(pool, [statement], async (client) => {
+    const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `set_config(${toLiteral(name)}, ${toLiteral(value)}, true)`);
     const statements = [
-      ...(options.asynchronousCommit === true ? ["SELECT set_config('synchronous_commit', 'off', true)"] : []),
+      ...(settings.length === 0 ? [] : [`SELECT ${settings.join(", ")}`]),
       ...[...new Set(options.lockKeys ?? [])].sort().map((key) => `SELECT pg_advisory_xact_lock(hashtextextended(${toLiteral(key)}, 0))`),
       ...valueLists.map((values) => `EXECUTE ${statement.name}${values.length === 0 ? "" : `(${values.map(toLiteral).join(", ")})`}`),
     ];

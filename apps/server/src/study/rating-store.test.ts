@@ -125,6 +125,51 @@ describe.each(testDatabaseEngines)("given a %s database with a learner's records
     expect(await listLearnerProgress(database, key)).toHaveLength(4);
   });
 
+  it("should rate ratings of several learners sent at once as if one after another, the same card twice and a limit included", async () => {
+    const learners = [
+      { learnerKey: "user:batch-a", userId: "batch-a", memorizedLimit: null },
+      { learnerKey: "user:batch-b", userId: "batch-b", memorizedLimit: null },
+      { learnerKey: "anonymous:batch-c-000000000000000000000000", userId: null, memorizedLimit: 2 },
+    ] as const;
+    const recordsArbitrary = fc.array(fc.option(recordArbitrary, { freq: 2 }), { minLength: pairCount, maxLength: pairCount });
+    const atOnceArbitrary = fc.array(fc.record({ learnerIndex: fc.integer({ min: 0, max: learners.length - 1 }), pairIndex: fc.integer({ min: 0, max: pairCount - 1 }), isCorrect: fc.boolean() }), { minLength: 1, maxLength: 16 });
+    await fc.assert(
+      fc.asyncProperty(fc.tuple(recordsArbitrary, recordsArbitrary, recordsArbitrary), atOnceArbitrary, fc.integer({ min: 0, max: 5 * 24 * 60 }), async (recordsOfLearners, ratings, minutes) => {
+        const { database } = testDatabase;
+        const now = new Date(Date.UTC(2026, 2, 10) + minutes * 60_000);
+        const expected = new Map<string, Map<string, CardProgress>>();
+        for (const [index, learner] of learners.entries()) {
+          await deleteGroupProgress(database, learner.learnerKey, "public-group");
+          const initial = (recordsOfLearners[index] ?? []).flatMap((record, pairIndex) => (record === null ? [] : [{ ...progressOf(pairIds[pairIndex] as string, record), groupId: "public-group" }]));
+          await writeProgress(database, learner.learnerKey, initial, "2026-03-01T00:00:00.000Z");
+          expected.set(learner.learnerKey, new Map(initial.map(({ groupId: _groupId, ...record }) => [record.pairId, record as CardProgress])));
+        }
+        const outcomes = await Promise.all(
+          ratings.map(({ learnerIndex, pairIndex, isCorrect }) => rateCardOfLearner(testDatabase.database, { ...(learners[learnerIndex] as (typeof learners)[number]), pairId: pairIds[pairIndex] as string, isCorrect, now })),
+        );
+        const expectedOutcomes = ratings.map(({ learnerIndex, pairIndex, isCorrect }) => {
+          const learner = learners[learnerIndex] as (typeof learners)[number];
+          const records = expected.get(learner.learnerKey) as Map<string, CardProgress>;
+          const memorizedCount = () => [...records.values()].filter((record) => record.box === MEMORIZED_BOX).length;
+          if (learner.memorizedLimit !== null && memorizedCount() >= learner.memorizedLimit) return { status: "limit-reached" };
+          const pairId = pairIds[pairIndex] as string;
+          const before = records.get(pairId);
+          const saved = rateCard(before, pairId, isCorrect, now);
+          records.set(pairId, saved);
+          return { status: "rated", pair: { id: pairId, group_id: "public-group" }, before, saved, memorized: memorizedCount() };
+        });
+        expect(outcomes).toEqual(expectedOutcomes);
+        for (const learner of learners) {
+          const stored = (await listLearnerProgress(database, learner.learnerKey)).map(({ groupId: _groupId, ...record }) => record);
+          const byPair = (left: CardProgress, right: CardProgress) => left.pairId.localeCompare(right.pairId);
+          expect(stored.sort(byPair)).toEqual([...(expected.get(learner.learnerKey) as Map<string, CardProgress>).values()].sort(byPair));
+          expect(await countMemorizedCards(database, learner.learnerKey)).toBe(await memorizedCounted(learner.learnerKey));
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
   it("should keep the memorized count equal to the records through writes, deletions and cascades", async () => {
     const { database } = testDatabase;
     const key = "user:counted";

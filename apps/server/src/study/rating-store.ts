@@ -2,7 +2,7 @@ import { FIRST_BOX, MEMORIZED_BOX, rateCard, type BoxNumber, type CardProgress }
 import type { Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import type pg from "pg";
-import { executeInOneRoundTrip, type LiteralValue, type SessionPreparedStatement } from "../database/postgres-one-round-trip.ts";
+import { executeInOneRoundTrip, type LiteralArray, type SessionPreparedStatement } from "../database/postgres-one-round-trip.ts";
 import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-query.ts";
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
@@ -132,54 +132,94 @@ function memorizedMoved(memorizedBefore: number, before: CardProgress | undefine
 }
 
 const progressColumns = ["box", "review_count", "correct_count", "studied_at", "last_reviewed_at", "due_at"] as const;
-const caseOfBox = (firstParameter: number) => `CASE coalesce(before.box, ${FIRST_BOX}) ${boxes.map((box, index) => `WHEN ${box} THEN $${firstParameter + index}`).join(" ")} END`;
+
+/** The statement's input, one array of each per batch, one element per rating (`postgresValuesOf`). */
+const ratingInputColumns = [
+  ["learner_key", "text"],
+  ["pair_id", "text"],
+  ["user_id", "text"],
+  ["memorized_limit", "integer"],
+  ...boxes.map((box) => [`box_after_${box}`, "integer"] as const),
+  ...boxes.map((box) => [`due_at_after_${box}`, "text"] as const),
+  ["review_increment", "integer"],
+  ["correct_increment", "integer"],
+  ["last_reviewed_at", "text"],
+  ["rated_at", "text"],
+  ["scope", "text"],
+  ["window_start", "text"],
+  ["maximum_requests", "integer"],
+  ["token_hash", "text"],
+] as const;
+
+const caseOfBox = (column: "box_after" | "due_at_after") => `CASE coalesce(rated.before_box, ${FIRST_BOX}) ${boxes.map((box) => `WHEN ${box} THEN rated.${column}_${box}`).join(" ")} END`;
+const countedCall = "(signed.holds AND signed.scope IS NOT NULL)";
 
 /**
- * A rating on PostgreSQL, after the learner's lock: the user a browser session's token ($22, hashed) signs in, and
- * whether that is the rating's user ($3; always when no token is given); the call counted in the study calls' limit
- * when asked ($19–$21: scope, window, limit); the pair and whether the learner may see it, their record, their
- * memorized count, and the rated record written (when the session holds, the pair is visible and both limits allow)
- * and returned. A session that does not hold counts and writes nothing. The session is read as
- * `sessions.findSignedInUserId` reads it: a browser session, not expired at the rating's moment ($18), of an active
- * account.
+ * Ratings on PostgreSQL, one statement for a batch of them, after their learners' locks (decision 0070). For each, in
+ * the order given: the user a browser session's token signs in (hashed; the session read as
+ * `sessions.findSignedInUserId` reads it: a browser session, not expired at the rating's moment, of an active account),
+ * and whether that is the rating's user (always when no token is given); the call counted in the study calls' limit
+ * when asked (scope, window, limit), its count being the window's count as if the batch's calls were counted one after
+ * another; the pair and whether the learner may see it, their record, their memorized count when the statement
+ * starts, and the rated record written (when the session holds, the pair is visible and both limits allow) and
+ * returned. A session that does not hold counts and writes nothing. One statement reads every record before it
+ * writes any, so a batch holds a learner's pair once at most and, for a learner under a memorized limit, one rating
+ * at most (`statementsOfBatch`). Each rating's rows are looked up by key in a lateral subquery with a limit, which the
+ * planner never turns into a join of whole tables: the plan is generic, made for a guess of 10 ratings.
  */
-const rateOnPostgres: SessionPreparedStatement = {
-  name: "atelier_rate_card_3",
-  parameterTypes: ["text", "text", "text", "integer", ...boxes.map(() => "integer"), ...boxes.map(() => "text"), "integer", "integer", "text", "text", "text", "text", "integer", "text"],
-  sql: `WITH signed_in AS (
-      SELECT (
+const rateBatchOnPostgres: SessionPreparedStatement = {
+  name: "atelier_rate_cards_1",
+  parameterTypes: ratingInputColumns.map(([, type]) => `${type}[]`),
+  sql: `WITH input AS (
+      SELECT * FROM unnest(${ratingInputColumns.map(([, type], index) => `$${index + 1}::${type}[]`).join(", ")})
+        WITH ORDINALITY AS input (${ratingInputColumns.map(([column]) => column).join(", ")}, ordinal)
+    ), signed AS (
+      SELECT input.*, signed_in.user_id AS signed_in_user_id, (input.token_hash IS NULL OR coalesce(signed_in.user_id = input.user_id, FALSE)) AS holds
+      FROM input LEFT JOIN LATERAL (
         SELECT session.user_id FROM identity_session AS session JOIN identity_user AS account ON account.id = session.user_id
-        WHERE session.token_hash = $22 AND session.client = 'browser' AND session.expires_at > $18 COLLATE "C" AND account.is_active = 1
-      ) AS user_id
-    ), learner AS (
-      SELECT ($22::text IS NULL OR coalesce(signed_in.user_id = $3, FALSE)) AS holds FROM signed_in
+        WHERE session.token_hash = input.token_hash AND session.client = 'browser' AND session.expires_at > input.rated_at COLLATE "C" AND account.is_active = 1
+        LIMIT 1
+      ) AS signed_in ON TRUE
+    ), numbered AS (
+      SELECT signed.*, ${countedCall} AS counted,
+        row_number() OVER (PARTITION BY signed.learner_key, signed.scope, signed.window_start, ${countedCall} ORDER BY signed.ordinal) AS call_number,
+        count(*) OVER (PARTITION BY signed.learner_key, signed.scope, signed.window_start, ${countedCall}) AS calls_in_window
+      FROM signed
     ), call_count AS (
       INSERT INTO rate_limit_window (scope, client_key, window_start, request_count)
-      SELECT $19, $1, $20, 1 FROM learner WHERE $19::text IS NOT NULL AND learner.holds
-      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + 1
-      RETURNING request_count
-    ), target AS (
-      SELECT pair.id, pair.group_id, (pair_group.is_public = 1 OR pair_group.owner_id = $3) AS visible
-      FROM subtitle_pair AS pair JOIN subtitle_group AS pair_group ON pair_group.id = pair.group_id
-      WHERE pair.id = $2
-    ), before AS (
-      SELECT ${progressColumns.join(", ")} FROM study_progress WHERE learner_key = $1 AND pair_id = $2
-    ), counted AS (
-      SELECT coalesce((SELECT memorized_count FROM study_learner_memorized WHERE learner_key = $1), 0) AS memorized
+      SELECT scope, learner_key, window_start, count(*) FROM numbered WHERE counted GROUP BY scope, learner_key, window_start
+      ORDER BY learner_key COLLATE "C", window_start
+      ON CONFLICT (scope, client_key, window_start) DO UPDATE SET request_count = rate_limit_window.request_count + excluded.request_count
+      RETURNING scope, client_key, window_start, request_count
+    ), rated AS (
+      SELECT numbered.*, target.id AS target_id, target.group_id, target.visible,
+        ${progressColumns.map((column) => `before.${column} AS before_${column}`).join(", ")},
+        coalesce(memorized.memorized_count, 0) AS memorized, calls.request_count - numbered.calls_in_window + numbered.call_number AS call_count
+      FROM numbered
+      LEFT JOIN LATERAL (
+        SELECT pair.id, pair.group_id, (pair_group.is_public = 1 OR pair_group.owner_id = numbered.user_id) AS visible
+        FROM subtitle_pair AS pair JOIN subtitle_group AS pair_group ON pair_group.id = pair.group_id WHERE pair.id = numbered.pair_id LIMIT 1
+      ) AS target ON TRUE
+      LEFT JOIN LATERAL (
+        SELECT ${progressColumns.join(", ")} FROM study_progress WHERE learner_key = numbered.learner_key AND pair_id = numbered.pair_id LIMIT 1
+      ) AS before ON TRUE
+      LEFT JOIN LATERAL (SELECT memorized_count FROM study_learner_memorized WHERE learner_key = numbered.learner_key LIMIT 1) AS memorized ON TRUE
+      LEFT JOIN call_count AS calls ON numbered.counted AND calls.scope = numbered.scope AND calls.client_key = numbered.learner_key AND calls.window_start = numbered.window_start
     ), saved AS (
       INSERT INTO study_progress (learner_key, pair_id, group_id, ${progressColumns.join(", ")}, updated_at)
-      SELECT $1, target.id, target.group_id, ${caseOfBox(5)}, coalesce(before.review_count, 0) + $15, coalesce(before.correct_count, 0) + $16,
-        before.studied_at, $17, ${caseOfBox(10)}, $18
-      FROM target CROSS JOIN counted CROSS JOIN learner LEFT JOIN before ON TRUE
-      WHERE learner.holds AND target.visible AND ($4::integer IS NULL OR counted.memorized < $4) AND coalesce((SELECT request_count FROM call_count) <= $21, TRUE)
+      SELECT rated.learner_key, rated.target_id, rated.group_id, ${caseOfBox("box_after")}, coalesce(rated.before_review_count, 0) + rated.review_increment,
+        coalesce(rated.before_correct_count, 0) + rated.correct_increment, rated.before_studied_at, rated.last_reviewed_at, ${caseOfBox("due_at_after")}, rated.rated_at
+      FROM rated
+      WHERE rated.holds AND rated.visible AND (rated.memorized_limit IS NULL OR rated.memorized < rated.memorized_limit)
+        AND (NOT rated.counted OR rated.call_count <= rated.maximum_requests)
       ON CONFLICT (learner_key, pair_id) DO UPDATE SET ${progressColumns.map((column) => `${column} = excluded.${column}`).join(", ")}, updated_at = excluded.updated_at
-      RETURNING ${progressColumns.join(", ")}
+      RETURNING learner_key, pair_id, ${progressColumns.join(", ")}
     )
-    SELECT target.id, target.group_id, target.visible, counted.memorized, (SELECT request_count FROM call_count) AS call_count,
-      signed_in.user_id AS signed_in_user_id, learner.holds AS session_holds,
-      ${progressColumns.map((column) => `before.${column} AS before_${column}`).join(", ")},
+    SELECT rated.target_id AS id, rated.group_id, rated.visible, rated.memorized, rated.call_count, rated.signed_in_user_id, rated.holds AS session_holds,
+      ${progressColumns.map((column) => `rated.before_${column}`).join(", ")},
       ${progressColumns.map((column) => `saved.${column} AS saved_${column}`).join(", ")}
-    FROM counted CROSS JOIN signed_in CROSS JOIN learner LEFT JOIN target ON TRUE LEFT JOIN before ON TRUE LEFT JOIN saved ON TRUE`,
+    FROM rated LEFT JOIN saved ON saved.learner_key = rated.learner_key AND saved.pair_id = rated.target_id
+    ORDER BY rated.ordinal`,
 };
 
 type PostgresRatingRow = { id: string | null; group_id: string | null; visible: boolean | null; memorized: string | number; call_count: string | number | null; signed_in_user_id: string | null; session_holds: boolean } & {
@@ -215,8 +255,8 @@ type PostgresRating = { request: RatingRequest; call: CallWindow | null; session
  */
 type PostgresRatingAnswer = { signedInUserId: string | null; sessionHolds: boolean; requestCount: number | null; outcome: RatingOutcome | null };
 
-/** What the rating statement's values are for one request (the engine's table included). */
-function postgresValuesOf({ request, call, sessionTokenHash }: PostgresRating): LiteralValue[] {
+/** A rating's elements of the statement's arrays, in `ratingInputColumns`' order (the engine's table included). */
+function postgresValuesOf({ request, call, sessionTokenHash }: PostgresRating): (string | number | null)[] {
   const rating = describeRating(request.isCorrect, request.now);
   return [
     request.learnerKey,
@@ -234,6 +274,12 @@ function postgresValuesOf({ request, call, sessionTokenHash }: PostgresRating): 
     call?.maximumRequests ?? null,
     sessionTokenHash,
   ];
+}
+
+/** The statement's values for these ratings: one typed array per input column. */
+function postgresArraysOf(ratings: readonly PostgresRating[]): LiteralArray[] {
+  const rows = ratings.map(postgresValuesOf);
+  return ratingInputColumns.map(([, elementType], column) => ({ elementType, elements: rows.map((row) => row[column] ?? null) }));
 }
 
 function answerOfPostgresRow(row: PostgresRatingRow | undefined, call: CallWindow | null): PostgresRatingAnswer {
@@ -265,18 +311,72 @@ function inLearnerOrder(ratings: readonly PostgresRating[]): number[] {
 }
 
 /**
+ * The batch's ratings (in learner order) as statements run one after another: each learner's ratings in request order,
+ * each in the first statement after that of the learner's rating before it that holds neither the same pair of the
+ * learner (a statement reads every record before it writes) nor, for a learner under a memorized limit, another
+ * rating of theirs (their count is read when the statement starts). A learner who rates different cards lands in one
+ * statement; the same card twice, in two.
+ */
+function statementsOfBatch(ordered: readonly PostgresRating[]): PostgresRating[][] {
+  const statements: PostgresRating[][] = [];
+  let learnerKey: string | null = null;
+  let placesTaken = new Set<string>();
+  let statementIndex = 0;
+  for (const rating of ordered) {
+    const { request } = rating;
+    if (request.learnerKey !== learnerKey) {
+      learnerKey = request.learnerKey;
+      placesTaken = new Set();
+      statementIndex = 0;
+    }
+    // Under a memorized limit every rating of the learner takes the same place, so each goes in a statement of its own.
+    const place = request.memorizedLimit === null ? request.pairId : "";
+    while (placesTaken.has(`${statementIndex} ${place}`)) statementIndex += 1;
+    placesTaken.add(`${statementIndex} ${place}`);
+    (statements[statementIndex] ??= []).push(rating);
+  }
+  return statements;
+}
+
+/**
  * The ratings of one turn of the event loop under their learners' locks, in one round trip, committed without waiting
  * for the disk (decision 0036). Each learner's in request order, each sees the ones before it, as if rated one after
- * another. When the batch fails (a pair deleted meanwhile), each is tried alone, so that only its own answer fails.
+ * another: a rating's memorized count is the one its statement read, moved by the learner's ratings before it in the
+ * same statement. When the batch fails (a pair deleted meanwhile), each is tried alone, so that only its own answer
+ * fails.
  */
 async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly PostgresRating[]): Promise<(PostgresRatingAnswer | FailedCall)[]> {
   const rateAll = async (batch: readonly PostgresRating[]) => {
     const order = inLearnerOrder(batch);
     const ordered = order.map((index) => batch[index] as PostgresRating);
-    const rows = await executeInOneRoundTrip<PostgresRatingRow>(pool, rateOnPostgres, ordered.map(postgresValuesOf), { lockKeys: ordered.map(({ request }) => progressLockKey(request.learnerKey)), asynchronousCommit: true });
-    const answers: PostgresRatingAnswer[] = new Array(batch.length);
-    order.forEach((index, position) => (answers[index] = answerOfPostgresRow(rows[position]?.[0], (batch[index] as PostgresRating).call)));
-    return answers;
+    const statements = statementsOfBatch(ordered);
+    const results = await executeInOneRoundTrip<PostgresRatingRow>(pool, rateBatchOnPostgres, statements.map(postgresArraysOf), {
+      lockKeys: ordered.map(({ request }) => progressLockKey(request.learnerKey)),
+      settings: {
+        // Committed without waiting for the disk (decision 0036): the locks are released at commit, so the learner's
+        // next rating would otherwise wait for an fsync.
+        synchronous_commit: "off",
+        // One plan for any batch, made once per connection (decision 0070): planned for each batch's length, the
+        // statement took 1.4 ms to plan and 0.5 ms to run for one rating.
+        plan_cache_mode: "force_generic_plan",
+        // And a plan that looks each rating up by key, even when it is made while the tables are small (a new
+        // database), where reading a whole table looks cheaper: that plan would stay as the table grows.
+        enable_seqscan: "off",
+      },
+    });
+    const answersByRating = new Map<PostgresRating, PostgresRatingAnswer>();
+    statements.forEach((statement, statementIndex) => {
+      // How far the statement's ratings before this one moved each learner's memorized count, which it read once.
+      const memorizedMoves = new Map<string, number>();
+      statement.forEach((rating, position) => {
+        const row = results[statementIndex]?.[position];
+        const read = Number(row?.memorized ?? 0);
+        const answer = answerOfPostgresRow(row && { ...row, memorized: read + (memorizedMoves.get(rating.request.learnerKey) ?? 0) }, rating.call);
+        if (answer.outcome?.status === "rated") memorizedMoves.set(rating.request.learnerKey, answer.outcome.memorized - read);
+        answersByRating.set(rating, answer);
+      });
+    });
+    return batch.map((rating) => answersByRating.get(rating) as PostgresRatingAnswer);
   };
   try {
     return await rateAll(ratings);
