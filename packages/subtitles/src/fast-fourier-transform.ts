@@ -42,20 +42,6 @@ function createFourierPlan(length: number): FourierPlan {
   return { length, bitReversed, forwardTwiddles: twiddles(false), inverseTwiddles: twiddles(true) };
 }
 
-/** Puts interleaved complex values into bit-reversed order, in place. */
-function reorderBitReversed(data: Float64Array, bitReversed: Int32Array): void {
-  for (let index = 0; index < bitReversed.length; index += 1) {
-    const reversed = bitReversed[index] as number;
-    if (index >= reversed) continue;
-    const realValue = data[2 * index] as number;
-    const imaginaryValue = data[2 * index + 1] as number;
-    data[2 * index] = data[2 * reversed] as number;
-    data[2 * index + 1] = data[2 * reversed + 1] as number;
-    data[2 * reversed] = realValue;
-    data[2 * reversed + 1] = imaginaryValue;
-  }
-}
-
 /**
  * The butterflies of the iterative radix-2 transform over interleaved complex values already in bit-reversed order.
  * With `keptOutputs` = k, only the outputs 0…k and length − k…length − 1 come out right (the others are left as
@@ -142,13 +128,75 @@ function runButterflies(data: Float64Array, twiddles: Float64Array, length: numb
   }
 }
 
-/** A real signal, zero-padded to the plan's length, as interleaved complex values in bit-reversed order. */
-function loadRealSignalBitReversed(data: Float64Array, signal: Float64Array, bitReversed: Int32Array): void {
+/**
+ * A real signal, zero-padded to twice the plan's length, packed two samples a complex value (`signal[2n] + i·signal[2n + 1]`)
+ * in bit-reversed order: the half-length complex transform of a real one.
+ */
+function loadRealSignalPackedBitReversed(data: Float64Array, signal: Float64Array, bitReversed: Int32Array): void {
   // Written in order and read scattered (bit reversal is its own inverse): the written array is the larger one.
   for (let index = 0; index < bitReversed.length; index += 1) {
-    const source = bitReversed[index] as number;
+    const source = 2 * (bitReversed[index] as number);
     data[2 * index] = source < signal.length ? (signal[source] as number) : 0;
-    data[2 * index + 1] = 0;
+    data[2 * index + 1] = source + 1 < signal.length ? (signal[source + 1] as number) : 0;
+  }
+}
+
+/** `e^(-2πik/length)` for k = 0…length/2, interleaved (real, imaginary): what joins the halves of a real signal's spectrum. */
+function createRealSplitTwiddles(length: number): Float64Array {
+  const half = length >> 1;
+  const twiddles = new Float64Array(2 * (half + 1));
+  for (let index = 0; index <= half; index += 1) {
+    const angle = (-2 * Math.PI * index) / length;
+    twiddles[2 * index] = Math.cos(angle);
+    twiddles[2 * index + 1] = Math.sin(angle);
+  }
+  return twiddles;
+}
+
+/**
+ * The spectrum X[0…n/2] of a real signal of length n from Z, the transform of its samples packed in pairs (length n/2,
+ * natural order): with E and O the spectra of the even and odd samples, Z[k] = E[k] + i·O[k], and X[k] = E[k] + W^k·O[k].
+ */
+function splitPackedSpectrum(spectrum: Float64Array, packed: Float64Array, half: number, splitTwiddles: Float64Array): void {
+  for (let index = 0; index <= half; index += 1) {
+    const at = 2 * (index === half ? 0 : index);
+    const mirror = 2 * (index === 0 ? 0 : half - index);
+    const realSum = (packed[at] as number) + (packed[mirror] as number);
+    const realDifference = (packed[at] as number) - (packed[mirror] as number);
+    const imaginarySum = (packed[at + 1] as number) + (packed[mirror + 1] as number);
+    const imaginaryDifference = (packed[at + 1] as number) - (packed[mirror + 1] as number);
+    // E = (Z[k] + conj Z[n/2 − k]) / 2, O = (Z[k] − conj Z[n/2 − k]) / 2i.
+    const evenReal = realSum / 2;
+    const evenImaginary = imaginaryDifference / 2;
+    const oddReal = imaginarySum / 2;
+    const oddImaginary = -realDifference / 2;
+    const twiddleReal = splitTwiddles[2 * index] as number;
+    const twiddleImaginary = splitTwiddles[2 * index + 1] as number;
+    spectrum[2 * index] = evenReal + twiddleReal * oddReal - twiddleImaginary * oddImaginary;
+    spectrum[2 * index + 1] = evenImaginary + twiddleReal * oddImaginary + twiddleImaginary * oddReal;
+  }
+}
+
+/**
+ * The inverse of `splitPackedSpectrum`: from a real signal's spectrum X[0…n/2], the packed Z[0…n/2 − 1] whose inverse
+ * transform (length n/2) gives the signal's samples in pairs; written in bit-reversed order, ready for the butterflies.
+ */
+function joinPackedSpectrumBitReversed(packed: Float64Array, spectrum: Float64Array, half: number, splitTwiddles: Float64Array, bitReversed: Int32Array): void {
+  for (let index = 0; index < half; index += 1) {
+    const at = 2 * index;
+    const mirror = 2 * (half - index);
+    // E = (X[k] + conj X[n/2 − k]) / 2, O = (X[k] − conj X[n/2 − k]) / 2 · W^−k, Z = E + i·O.
+    const evenReal = ((spectrum[at] as number) + (spectrum[mirror] as number)) / 2;
+    const evenImaginary = ((spectrum[at + 1] as number) - (spectrum[mirror + 1] as number)) / 2;
+    const differenceReal = ((spectrum[at] as number) - (spectrum[mirror] as number)) / 2;
+    const differenceImaginary = ((spectrum[at + 1] as number) + (spectrum[mirror + 1] as number)) / 2;
+    const twiddleReal = splitTwiddles[at] as number;
+    const twiddleImaginary = splitTwiddles[at + 1] as number;
+    const oddReal = differenceReal * twiddleReal + differenceImaginary * twiddleImaginary;
+    const oddImaginary = differenceImaginary * twiddleReal - differenceReal * twiddleImaginary;
+    const target = 2 * (bitReversed[index] as number);
+    packed[target] = evenReal - oddImaginary;
+    packed[target + 1] = evenImaginary + oddReal;
   }
 }
 
@@ -184,30 +232,42 @@ export function transformInPlace(real: Float64Array, imaginary: Float64Array, in
  * correlateWith(Float64Array.of(1, 1, 0)); // Float64Array [0, 1, 2]
  */
 export function createCrossCorrelator(reference: Float64Array, maximumOtherLength: number, maximumLag: number): (other: Float64Array) => Float64Array {
-  let length = 1;
+  // At least 4 long, so that each real signal packs into a complex one of at least 2.
+  let length = 4;
   while (length < Math.max(reference.length, maximumOtherLength) + maximumLag + 1) length <<= 1;
-  const plan = createFourierPlan(length);
-  const referenceSpectrum = new Float64Array(2 * length);
-  loadRealSignalBitReversed(referenceSpectrum, reference, plan.bitReversed);
-  runButterflies(referenceSpectrum, plan.forwardTwiddles, length, length);
+  // Both signals and the correlation are real: each transform is one of half the length on the samples packed in pairs
+  // (about half the work of the full complex transform of a real signal, decision 0071).
+  const half = length >> 1;
+  const plan = createFourierPlan(half);
+  const splitTwiddles = createRealSplitTwiddles(length);
   // One work array for every call: a film's 17 frame-rate ratios would otherwise allocate 17.
-  const work = new Float64Array(2 * length);
+  const work = new Float64Array(2 * half);
+  const referenceSpectrum = new Float64Array(2 * (half + 1));
+  loadRealSignalPackedBitReversed(work, reference, plan.bitReversed);
+  runButterflies(work, plan.forwardTwiddles, half, half);
+  splitPackedSpectrum(referenceSpectrum, work, half, splitTwiddles);
+  const product = new Float64Array(2 * (half + 1));
+  // The lags −maximumLag…maximumLag are the samples 0…maximumLag and length − maximumLag…length − 1, packed at
+  // 0…maximumLag/2 and half − maximumLag/2 − 1…half − 1.
+  const keptPackedOutputs = (maximumLag >> 1) + 1;
   return (other) => {
     if (other.length > maximumOtherLength) throw new Error("createCrossCorrelator got a longer signal than it was prepared for; this is a bug in the caller.");
-    loadRealSignalBitReversed(work, other, plan.bitReversed);
-    runButterflies(work, plan.forwardTwiddles, length, length);
-    for (let index = 0; index < 2 * length; index += 2) {
-      const otherReal = work[index] as number;
-      const otherImaginary = work[index + 1] as number;
+    loadRealSignalPackedBitReversed(work, other, plan.bitReversed);
+    runButterflies(work, plan.forwardTwiddles, half, half);
+    splitPackedSpectrum(product, work, half, splitTwiddles);
+    for (let index = 0; index < 2 * (half + 1); index += 2) {
+      const otherReal = product[index] as number;
+      const otherImaginary = product[index + 1] as number;
       const referenceReal = referenceSpectrum[index] as number;
       const referenceImaginary = referenceSpectrum[index + 1] as number;
-      work[index] = referenceReal * otherReal + referenceImaginary * otherImaginary;
-      work[index + 1] = referenceImaginary * otherReal - referenceReal * otherImaginary;
+      product[index] = referenceReal * otherReal + referenceImaginary * otherImaginary;
+      product[index + 1] = referenceImaginary * otherReal - referenceReal * otherImaginary;
     }
-    reorderBitReversed(work, plan.bitReversed);
-    runButterflies(work, plan.inverseTwiddles, length, maximumLag);
+    joinPackedSpectrumBitReversed(work, product, half, splitTwiddles, plan.bitReversed);
+    runButterflies(work, plan.inverseTwiddles, half, Math.min(half, keptPackedOutputs));
     const result = new Float64Array(2 * maximumLag + 1);
-    for (let lag = -maximumLag; lag <= maximumLag; lag += 1) result[lag + maximumLag] = (work[2 * ((lag + length) % length)] as number) / length;
+    // Sample m of the correlation is the real part of packed value m/2 when m is even, its imaginary part when odd.
+    for (let lag = -maximumLag; lag <= maximumLag; lag += 1) result[lag + maximumLag] = (work[(lag + length) % length] as number) / half;
     return result;
   };
 }
