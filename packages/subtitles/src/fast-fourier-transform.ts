@@ -242,19 +242,20 @@ export function createCrossCorrelator(reference: Float64Array, maximumOtherLengt
   const splitTwiddles = createRealSplitTwiddles(length);
   // One work array for every call: a film's 17 frame-rate ratios would otherwise allocate 17.
   const work = new Float64Array(2 * half);
+  const transformRealSignal = (spectrum: Float64Array, signal: Float64Array) => {
+    loadRealSignalPackedBitReversed(work, signal, plan.bitReversed);
+    runButterflies(work, plan.forwardTwiddles, half, half);
+    splitPackedSpectrum(spectrum, work, half, splitTwiddles);
+  };
   const referenceSpectrum = new Float64Array(2 * (half + 1));
-  loadRealSignalPackedBitReversed(work, reference, plan.bitReversed);
-  runButterflies(work, plan.forwardTwiddles, half, half);
-  splitPackedSpectrum(referenceSpectrum, work, half, splitTwiddles);
+  transformRealSignal(referenceSpectrum, reference);
   const product = new Float64Array(2 * (half + 1));
   // The lags −maximumLag…maximumLag are the samples 0…maximumLag and length − maximumLag…length − 1, packed at
   // 0…maximumLag/2 and half − maximumLag/2 − 1…half − 1.
   const keptPackedOutputs = (maximumLag >> 1) + 1;
   return (other) => {
     if (other.length > maximumOtherLength) throw new Error("createCrossCorrelator got a longer signal than it was prepared for; this is a bug in the caller.");
-    loadRealSignalPackedBitReversed(work, other, plan.bitReversed);
-    runButterflies(work, plan.forwardTwiddles, half, half);
-    splitPackedSpectrum(product, work, half, splitTwiddles);
+    transformRealSignal(product, other);
     for (let index = 0; index < 2 * (half + 1); index += 2) {
       const otherReal = product[index] as number;
       const otherImaginary = product[index + 1] as number;
@@ -264,7 +265,7 @@ export function createCrossCorrelator(reference: Float64Array, maximumOtherLengt
       product[index + 1] = referenceImaginary * otherReal - referenceReal * otherImaginary;
     }
     joinPackedSpectrumBitReversed(work, product, half, splitTwiddles, plan.bitReversed);
-    runButterflies(work, plan.inverseTwiddles, half, Math.min(half, keptPackedOutputs));
+    runButterflies(work, plan.inverseTwiddles, half, keptPackedOutputs);
     const result = new Float64Array(2 * maximumLag + 1);
     // Sample m of the correlation is the real part of packed value m/2 when m is even, its imaginary part when odd.
     for (let lag = -maximumLag; lag <= maximumLag; lag += 1) result[lag + maximumLag] = (work[(lag + length) % length] as number) / half;
