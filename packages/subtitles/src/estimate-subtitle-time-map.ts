@@ -1,5 +1,5 @@
 import { createCrossCorrelator } from "./fast-fourier-transform.ts";
-import { overlapOfUnions, totalDuration, unionOfSpans, type SubtitleTimeMap, type TimedSpan } from "./timed-span.ts";
+import { createShiftedOverlapScanner, overlapOfUnions, totalDuration, unionOfSpans, type SubtitleTimeMap, type TimedSpan } from "./timed-span.ts";
 
 export interface TimeMapEstimate extends SubtitleTimeMap {
   /** Shared showing time over the smaller track's showing time at the best map, in [0, 1]. */
@@ -99,16 +99,13 @@ export function estimateSubtitleTimeMap(
   const runnerUpScore = peakScores[0] ?? 0;
 
   const scaledOtherUnion = otherUnion.map((span) => ({ startMilliseconds: span.startMilliseconds * best.ratio, endMilliseconds: span.endMilliseconds * best.ratio }));
-  let refinedOffset = best.lag * binMilliseconds;
-  let refinedOverlap = -1;
-  for (let shift = best.lag * binMilliseconds - binMilliseconds * 1.5; shift <= best.lag * binMilliseconds + binMilliseconds * 1.5; shift += 50) {
-    const overlap = overlapOfUnions(referenceUnion, scaledOtherUnion, shift);
-    // Equal overlaps: the smaller shift.
-    if (overlap > refinedOverlap + 1e-9 || (Math.abs(overlap - refinedOverlap) <= 1e-9 && Math.abs(shift) < Math.abs(refinedOffset))) {
-      refinedOverlap = overlap;
-      refinedOffset = shift;
-    }
-  }
+  const { shift: refinedOffset, overlap: refinedOverlap } = refineOffset(
+    referenceUnion,
+    scaledOtherUnion,
+    best.lag * binMilliseconds - binMilliseconds * 1.5,
+    best.lag * binMilliseconds + binMilliseconds * 1.5,
+    best.lag * binMilliseconds,
+  );
   const normalizerMilliseconds = Math.min(referenceActive, totalDuration(scaledOtherUnion));
   return {
     frameRateRatio: best.ratio,
@@ -132,4 +129,90 @@ function rasterize(union: readonly TimedSpan[], ratio: number, binMilliseconds: 
     }
   }
   return signal;
+}
+
+/** The step of the offset's refinement on the exact intervals. */
+const REFINEMENT_STEP_MILLISECONDS = 50;
+/** Overlaps this close count as equal in the refinement, and then the smaller shift wins. */
+const EQUAL_OVERLAP_TOLERANCE = 1e-9;
+
+/**
+ * The rule of the refinement, shift after shift in order: a greater overlap wins, an equal one (within
+ * `EQUAL_OVERLAP_TOLERANCE` of the one kept so far) when its shift is smaller.
+ */
+function keepBestInOrder(shifts: readonly number[], overlaps: readonly number[], initialShift: number): { shift: number; overlap: number } {
+  let shift = initialShift;
+  let overlap = -1;
+  for (let index = 0; index < shifts.length; index += 1) {
+    const candidate = overlaps[index] as number;
+    const candidateShift = shifts[index] as number;
+    if (candidate > overlap + EQUAL_OVERLAP_TOLERANCE || (Math.abs(candidate - overlap) <= EQUAL_OVERLAP_TOLERANCE && Math.abs(candidateShift) < Math.abs(shift))) {
+      overlap = candidate;
+      shift = candidateShift;
+    }
+  }
+  return { shift, overlap };
+}
+
+/** `refineOffset` as it was first written: every shift's exact overlap, kept by `keepBestInOrder`. The tests compare with it. */
+export function refineOffsetShiftByShift(reference: readonly TimedSpan[], other: readonly TimedSpan[], firstShift: number, lastShift: number, initialShift: number): { shift: number; overlap: number } {
+  const shifts: number[] = [];
+  for (let shift = firstShift; shift <= lastShift; shift += REFINEMENT_STEP_MILLISECONDS) shifts.push(shift);
+  return keepBestInOrder(shifts, shifts.map((shift) => overlapOfUnions(reference, other, shift)), initialShift);
+}
+
+// A shift whose overlap is this far below the greatest cannot be kept, whatever the shifts near the top (see below).
+const CONTENDER_MARGIN = 1e-4;
+const CONTENDER_TOP_BAND = 1e-6;
+const CONTENDER_GAP = 1e-7;
+
+/**
+ * The shift, every 50 ms from `firstShift` to `lastShift`, with the greatest overlap of the two unions, chosen as
+ * `refineOffsetShiftByShift` chooses it (same shift, same overlap to the bit) but without an exact overlap for each
+ * of the 61 shifts: one scan gives every shift's overlap to within an allowance (`createShiftedOverlapScanner`), and
+ * only the shifts that could come near the greatest are summed exactly.
+ *
+ * Why the choice is the same: let M be the greatest exact overlap. Every shift left out has an overlap below
+ * M − CONTENDER_MARGIN. Among those summed, a threshold θ between M − 7·10⁻⁶ and M − 10⁻⁶ is found with no overlap in
+ * [θ − CONTENDER_GAP, θ). In `keepBestInOrder`, the first shift at or over θ replaces whatever was kept (it is more than
+ * the tolerance above it), and from then on nothing below θ − CONTENDER_GAP can replace the kept one (it is neither
+ * greater nor within the tolerance). So the rule run over the shifts at or over θ alone keeps the same shift.
+ */
+export function refineOffset(reference: readonly TimedSpan[], other: readonly TimedSpan[], firstShift: number, lastShift: number, initialShift: number): { shift: number; overlap: number } {
+  const shifts: number[] = [];
+  for (let shift = firstShift; shift <= lastShift; shift += REFINEMENT_STEP_MILLISECONDS) shifts.push(shift);
+  if (shifts.length === 0) return { shift: initialShift, overlap: -1 };
+  const approximateOverlaps = new Float64Array(shifts.length);
+  let allowance = createShiftedOverlapScanner([{ firstShift, count: shifts.length }], REFINEMENT_STEP_MILLISECONDS)(reference, other, approximateOverlaps);
+  // The scan reads the shifts as firstShift + 50 · index, which a sum of 50s may miss by a rounding; the overlap moves
+  // by at most one millisecond a millisecond of shift for each span edge.
+  let largestDeviation = 0;
+  shifts.forEach((shift, index) => (largestDeviation = Math.max(largestDeviation, Math.abs(shift - (firstShift + REFINEMENT_STEP_MILLISECONDS * index)))));
+  allowance += 2 * (reference.length + other.length) * largestDeviation;
+  let highestApproximate = Number.NEGATIVE_INFINITY;
+  for (const approximate of approximateOverlaps) highestApproximate = Math.max(highestApproximate, approximate);
+  // An exact overlap is within the allowance of its approximation, so the greatest, M, is at least the highest
+  // approximation less the allowance, and a shift approximated below that less the allowance again is below M.
+  const summedIndexes: number[] = [];
+  const summedOverlaps: number[] = [];
+  for (let index = 0; index < shifts.length; index += 1) {
+    if ((approximateOverlaps[index] as number) < highestApproximate - 2 * allowance - CONTENDER_MARGIN) continue;
+    summedIndexes.push(index);
+    summedOverlaps.push(overlapOfUnions(reference, other, shifts[index] as number));
+  }
+  const greatest = Math.max(...summedOverlaps);
+  let threshold = greatest - CONTENDER_TOP_BAND;
+  for (const overlap of [...summedOverlaps].sort((left, right) => right - left)) {
+    if (overlap >= threshold) continue;
+    if (overlap < threshold - CONTENDER_GAP) break;
+    threshold = overlap;
+  }
+  const contenderShifts: number[] = [];
+  const contenderOverlaps: number[] = [];
+  summedIndexes.forEach((index, position) => {
+    if ((summedOverlaps[position] as number) < threshold) return;
+    contenderShifts.push(shifts[index] as number);
+    contenderOverlaps.push(summedOverlaps[position] as number);
+  });
+  return keepBestInOrder(contenderShifts, contenderOverlaps, initialShift);
 }
