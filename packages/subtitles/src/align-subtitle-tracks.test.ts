@@ -201,3 +201,17 @@ describe("given two identical files with strictly periodic timings (a cue every 
     expect(pairs.every((pair) => pair.english === pair.swedish)).toBe(true);
   });
 });
+
+describe("given a file whose cues are not listed in time order", () => {
+  it("should read them in time order, each keeping its own index in the file", () => {
+    const english = makeTrack(200, "en");
+    const swedish = makeTrack(200, "sv");
+    // The file's cues in blocks of ten, the blocks listed from the last to the first.
+    const shuffled = Array.from({ length: 20 }, (_, block) => english.slice((19 - block) * 10, (20 - block) * 10)).flat();
+    const inOrder = alignSubtitleTracks(english, swedish);
+    const outOfOrder = alignSubtitleTracks(shuffled, swedish);
+    expect(outOfOrder.report).toEqual(inOrder.report);
+    expect(outOfOrder.pairs.map((pair) => [pair.english, pair.swedish, pair.startMilliseconds])).toEqual(inOrder.pairs.map((pair) => [pair.english, pair.swedish, pair.startMilliseconds]));
+    expect(outOfOrder.pairs[5]).toMatchObject({ english: "Line 5.", englishCueIndexes: [195] });
+  });
+});

@@ -209,17 +209,27 @@ function prepareCues(track: ParsedSubtitleTrack | readonly SubtitleCue[], option
   const cues = Array.isArray(track) ? (track as readonly SubtitleCue[]) : (track as ParsedSubtitleTrack).cues;
   const prepared: PreparedCue[] = [];
   let previousLastLine: string | undefined;
-  cues.forEach((cue, originalIndex) => {
-    if (cue.endMilliseconds <= cue.startMilliseconds) return;
-    if (!options.keepNonDialogueCues && isNonDialogueCue(cue.text)) return;
+  let inTimeOrder = true;
+  for (let originalIndex = 0; originalIndex < cues.length; originalIndex += 1) {
+    const cue = cues[originalIndex] as SubtitleCue;
+    if (cue.endMilliseconds <= cue.startMilliseconds) continue;
+    if (!options.keepNonDialogueCues && isNonDialogueCue(cue.text)) continue;
+    let text = cue.text;
     // Automatic captions roll: each cue repeats the previous cue's last line first, so that line is dropped here.
-    const allLines = cue.text.split("\n");
-    const lines = previousLastLine !== undefined && allLines.length > 1 && allLines[0] === previousLastLine ? allLines.slice(1) : allLines;
-    previousLastLine = allLines.at(-1);
-    const text = lines.join("\n");
-    if (text.trim().length === 0) return;
+    if (text.includes("\n")) {
+      const allLines = text.split("\n");
+      if (previousLastLine !== undefined && allLines[0] === previousLastLine) text = allLines.slice(1).join("\n");
+      previousLastLine = allLines[allLines.length - 1];
+    } else {
+      previousLastLine = text;
+    }
+    if (text.trim().length === 0) continue;
+    const last = prepared[prepared.length - 1];
+    if (last !== undefined && last.cue.startMilliseconds > cue.startMilliseconds) inTimeOrder = false;
     prepared.push({ cue: { ...cue, text }, originalIndex });
-  });
+  }
+  // Files list their cues in time order, as a rule: then the sort would keep them as they are.
+  if (inTimeOrder) return prepared;
   return prepared.sort((left, right) => left.cue.startMilliseconds - right.cue.startMilliseconds || left.originalIndex - right.originalIndex);
 }
 
