@@ -1,24 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { refineOffset, refineOffsetShiftByShift } from "./estimate-subtitle-time-map.ts";
-import { unionOfSpans, type TimedSpan } from "./timed-span.ts";
-
-/** A film-like union: spans of 0.9–4.9 s with gaps, from a fixed linear congruential sequence. */
-function irregularUnion(count: number, seed: number, startMilliseconds: number, stretch: number, jitterMilliseconds = 0): TimedSpan[] {
-  let state = seed;
-  const next = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-  const spans: TimedSpan[] = [];
-  let time = startMilliseconds;
-  for (let index = 0; index < count; index += 1) {
-    const duration = 900 + next() * 4_000;
-    const jitter = (next() - 0.5) * jitterMilliseconds;
-    spans.push({ startMilliseconds: (time + jitter) * stretch, endMilliseconds: (time + jitter + duration) * stretch });
-    time += duration + 100 + next() * 3_000;
-  }
-  return unionOfSpans(spans);
-}
+import { irregularUnion } from "./test-support/irregular-union.ts";
+import type { TimedSpan } from "./timed-span.ts";
 
 function copyShifted(union: readonly TimedSpan[], shiftMilliseconds: number): TimedSpan[] {
   return union.map((span) => ({ startMilliseconds: span.startMilliseconds + shiftMilliseconds, endMilliseconds: span.endMilliseconds + shiftMilliseconds }));

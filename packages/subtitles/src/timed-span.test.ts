@@ -1,22 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createShiftedOverlapScanner, firstSpanEndingAfter, overlapOfUnions, unionOfSpans, type TimedSpan } from "./timed-span.ts";
-
-/** A film-like union: spans of 0.9–4.9 s with gaps, from a fixed linear congruential sequence. */
-function irregularUnion(count: number, seed: number, startMilliseconds: number, stretch: number): TimedSpan[] {
-  let state = seed;
-  const next = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-  const spans: TimedSpan[] = [];
-  let time = startMilliseconds;
-  for (let index = 0; index < count; index += 1) {
-    const duration = 900 + next() * 4_000;
-    spans.push({ startMilliseconds: time * stretch, endMilliseconds: (time + duration) * stretch });
-    time += duration + 100 + next() * 3_000;
-  }
-  return unionOfSpans(spans);
-}
+import { irregularUnion } from "./test-support/irregular-union.ts";
+import { createShiftedOverlapScanner, firstSpanEndingAfter, overlapOfUnions, type TimedSpan } from "./timed-span.ts";
 
 describe("given a span and its copy", () => {
   it("should scan the overlap at each shift as a trapezoid", () => {
