@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { refineOffset, refineOffsetShiftByShift } from "./estimate-subtitle-time-map.ts";
+import { refineOffset } from "./estimate-subtitle-time-map.ts";
 import { irregularUnion } from "./test-support/irregular-union.ts";
-import type { TimedSpan } from "./timed-span.ts";
+import { overlapOfUnions, type TimedSpan } from "./timed-span.ts";
+
+/** The refinement as `estimateSubtitleTimeMap` first wrote it, every shift's overlap summed: what `refineOffset` must choose. */
+function refineOffsetShiftByShift(reference: readonly TimedSpan[], other: readonly TimedSpan[], firstShift: number, lastShift: number, initialShift: number): { shift: number; overlap: number } {
+  let refinedOffset = initialShift;
+  let refinedOverlap = -1;
+  for (let shift = firstShift; shift <= lastShift; shift += 50) {
+    const overlap = overlapOfUnions(reference, other, shift);
+    if (overlap > refinedOverlap + 1e-9 || (Math.abs(overlap - refinedOverlap) <= 1e-9 && Math.abs(shift) < Math.abs(refinedOffset))) {
+      refinedOverlap = overlap;
+      refinedOffset = shift;
+    }
+  }
+  return { shift: refinedOffset, overlap: refinedOverlap };
+}
 
 function copyShifted(union: readonly TimedSpan[], shiftMilliseconds: number): TimedSpan[] {
   return union.map((span) => ({ startMilliseconds: span.startMilliseconds + shiftMilliseconds, endMilliseconds: span.endMilliseconds + shiftMilliseconds }));

@@ -154,13 +154,6 @@ function keepBestInOrder(shifts: readonly number[], overlaps: readonly number[],
   return { shift, overlap };
 }
 
-/** `refineOffset` as it was first written: every shift's exact overlap, kept by `keepBestInOrder`. The tests compare with it. */
-export function refineOffsetShiftByShift(reference: readonly TimedSpan[], other: readonly TimedSpan[], firstShift: number, lastShift: number, initialShift: number): { shift: number; overlap: number } {
-  const shifts: number[] = [];
-  for (let shift = firstShift; shift <= lastShift; shift += REFINEMENT_STEP_MILLISECONDS) shifts.push(shift);
-  return keepBestInOrder(shifts, shifts.map((shift) => overlapOfUnions(reference, other, shift)), initialShift);
-}
-
 // A shift whose overlap is this far below the greatest cannot be kept, whatever the shifts near the top (see below).
 const CONTENDER_MARGIN = 1e-4;
 const CONTENDER_TOP_BAND = 1e-6;
@@ -168,9 +161,9 @@ const CONTENDER_GAP = 1e-7;
 
 /**
  * The shift, every 50 ms from `firstShift` to `lastShift`, with the greatest overlap of the two unions, chosen as
- * `refineOffsetShiftByShift` chooses it (same shift, same overlap to the bit) but without an exact overlap for each
- * of the 61 shifts: one scan gives every shift's overlap to within an allowance (`createShiftedOverlapScanner`), and
- * only the shifts that could come near the greatest are summed exactly.
+ * `keepBestInOrder` over every shift's exact overlap would (same shift, same overlap to the bit) but without an exact
+ * overlap for each of the 61 shifts: one scan gives every shift's overlap to within an allowance
+ * (`createShiftedOverlapScanner`), and only the shifts that could come near the greatest are summed exactly.
  *
  * Why the choice is the same: let M be the greatest exact overlap. Every shift left out has an overlap below
  * M − CONTENDER_MARGIN. Among those summed, a threshold θ between M − 7·10⁻⁶ and M − 10⁻⁶ is found with no overlap in
@@ -193,13 +186,8 @@ export function refineOffset(reference: readonly TimedSpan[], other: readonly Ti
   for (const approximate of approximateOverlaps) highestApproximate = Math.max(highestApproximate, approximate);
   // An exact overlap is within the allowance of its approximation, so the greatest, M, is at least the highest
   // approximation less the allowance, and a shift approximated below that less the allowance again is below M.
-  const summedIndexes: number[] = [];
-  const summedOverlaps: number[] = [];
-  for (let index = 0; index < shifts.length; index += 1) {
-    if ((approximateOverlaps[index] as number) < highestApproximate - 2 * allowance - CONTENDER_MARGIN) continue;
-    summedIndexes.push(index);
-    summedOverlaps.push(overlapOfUnions(reference, other, shifts[index] as number));
-  }
+  const summedShifts = shifts.filter((_, index) => (approximateOverlaps[index] as number) >= highestApproximate - 2 * allowance - CONTENDER_MARGIN);
+  const summedOverlaps = summedShifts.map((shift) => overlapOfUnions(reference, other, shift));
   const greatest = Math.max(...summedOverlaps);
   let threshold = greatest - CONTENDER_TOP_BAND;
   for (const overlap of [...summedOverlaps].sort((left, right) => right - left)) {
@@ -207,12 +195,6 @@ export function refineOffset(reference: readonly TimedSpan[], other: readonly Ti
     if (overlap < threshold - CONTENDER_GAP) break;
     threshold = overlap;
   }
-  const contenderShifts: number[] = [];
-  const contenderOverlaps: number[] = [];
-  summedIndexes.forEach((index, position) => {
-    if ((summedOverlaps[position] as number) < threshold) return;
-    contenderShifts.push(shifts[index] as number);
-    contenderOverlaps.push(summedOverlaps[position] as number);
-  });
-  return keepBestInOrder(contenderShifts, contenderOverlaps, initialShift);
+  const isContender = (_: number, index: number) => (summedOverlaps[index] as number) >= threshold;
+  return keepBestInOrder(summedShifts.filter(isContender), summedOverlaps.filter(isContender), initialShift);
 }
