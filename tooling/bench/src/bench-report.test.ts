@@ -39,7 +39,7 @@ describe("given the results of every bench", () => {
     expect(values["POST rate (PostgreSQL) ÷ bare node:http"]).toBe("0.15× (1,500 vs 10,000 req/s; goal ≥ 0.15 (met))");
     expect(values["GET stats, p50 SQLite / PostgreSQL"]).toBe("12.5 ms / 20 ms");
     expect(values["Parse 20,000 cues: warm time, peak RSS Δ"]).toBe("205 ms, 50 MB");
-    expect(values["Align 20,000 cues: warm time, peak RSS Δ"]).toBe("1,570 ms, 74.5 MB");
+    expect(values["Align 20,000 cues: warm time, peak RSS Δ"]).toBe("1,570 ms, 74.5 MB (goal ≤ 600 ms warm, not met)");
     expect(values["Lighthouse performance, 2 pages"]).toBe("88 (/paintings) to 93 (/)");
     expect(values["Lighthouse accessibility / SEO / best practices, lowest"]).toBe("100 / 100 / 96");
     expect(values["transfer on first load"]).toBe("311 KB (/) to 612 KB (/paintings)");
@@ -75,7 +75,7 @@ describe("given the results of every bench", () => {
     expect(markdown).toContain("| call | SQLite p95 | SQLite ÷ config | PostgreSQL p95 | PostgreSQL ÷ config |");
     expect(markdown).toContain("| GET stats | 90.3 ms | ×60.2 | 122 ms | ×76 |");
     expect(markdown).toContain("| GET /site-config (the baseline) | 1.5 ms | ×1 | 1.6 ms | ×1 |");
-    expect(markdown).toContain("| Study queries | p95 ÷ GET /site-config's p95, interleaved (SQLite) | GET stats ×60.2, POST rate ×4.47 |");
+    expect(markdown).toContain("| Study queries | p95 ÷ GET /site-config's p95, interleaved (SQLite) | GET stats ×60.2, POST rate ×4.47 (goal ≤ ×5 each, not met) |");
   });
 
   it("should link the chart and list the scaling curves", () => {
@@ -197,6 +197,51 @@ describe("given an identity result without an allauth to compare with", () => {
   it("should say why among the key figures and in its section, rather than show dashes", () => {
     expect(report.keyFigures).toContainEqual({ area: "Throughput", figure: "requests/s ÷ django-allauth, same calls", value: reason });
     expect(renderBenchReportMarkdown(report)).toContain(`## Against django-allauth on the same calls\n\nThe identity bench's comparison: ${reason}.`);
+  });
+});
+
+describe("given the 200-learner load of both engines", () => {
+  const loadOf = (postgresqlP99: number, postgresqlErrors: number): BenchResult => ({
+    name: "resilience-load",
+    measuredAt: generatedAt,
+    figures: {
+      "sqlite.learners": 200,
+      "sqlite.seconds": 60,
+      "sqlite.errors": 0,
+      "sqlite.requestsPerSecond": 6108,
+      "sqlite.p99Milliseconds": 67.4,
+      "sqlite.steadyP99Milliseconds": 66.9,
+      "postgresql.learners": 200,
+      "postgresql.seconds": 60,
+      "postgresql.errors": postgresqlErrors,
+      "postgresql.requestsPerSecond": 3340,
+      "postgresql.p99Milliseconds": postgresqlP99,
+      "postgresql.steadyP99Milliseconds": 113,
+    },
+    notes: [],
+  });
+  const keyFigureOf = (load: BenchResult) => buildBenchReport({ results: [load], machine, generatedAt }).keyFigures.find((row) => row.area === "Load");
+
+  it("should give both engines' p99, errors and throughput among the key figures beside issue 16's goal", () => {
+    expect(keyFigureOf(loadOf(117, 0))).toEqual({
+      area: "Load",
+      figure: "200 learners × 60 s, p99 SQLite / PostgreSQL",
+      value: "SQLite 67.4 ms (steady 66.9 ms), 0 errors, 6,108 req/s; PostgreSQL 117 ms (steady 113 ms), 0 errors, 3,340 req/s (goal ≤ 100 / ≤ 150 ms and no error, met)",
+    });
+  });
+
+  it("should say not met when one engine's p99 is over its goal or a request failed", () => {
+    expect(keyFigureOf(loadOf(151, 0))?.value).toMatch(/, not met\)$/);
+    expect(keyFigureOf(loadOf(117, 1))?.value).toContain("PostgreSQL 117 ms (steady 113 ms), 1 error, 3,340 req/s (goal ≤ 100 / ≤ 150 ms and no error, not met)");
+  });
+
+  it("should give the SQLite run alone when PostgreSQL did not run", () => {
+    const sqliteOnly: BenchResult = { ...loadOf(117, 0), figures: Object.fromEntries(Object.entries(loadOf(117, 0).figures).filter(([name]) => name.startsWith("sqlite."))) };
+    expect(keyFigureOf(sqliteOnly)).toEqual({
+      area: "Load",
+      figure: "200 learners × 60 s, p99 SQLite",
+      value: "SQLite 67.4 ms (steady 66.9 ms), 0 errors, 6,108 req/s (goal ≤ 100 ms and no error, met)",
+    });
   });
 });
 

@@ -51,6 +51,45 @@ export const throughputRatioGoals = { session: 0.5, rating: { sqlite: 0.3, postg
 /** Issue 16's goal for Atelier's requests per second ÷ a real django-allauth's on the same calls. */
 export const allauthComparisonGoal = 10;
 
+/** Issue 16's goal for each study call's p95 ÷ GET /site-config's p95, the calls taken in turn. */
+export const interleavedRatioGoal = 5;
+
+/** Issue 16's goal for aligning a 20,000 × 20,000-cue pair, warm. */
+export const alignmentGoal = { cues: 20_000, warmMilliseconds: 600 } as const;
+
+/** Issue 16's goal for the 200 learners' p99 on each engine, with no error. */
+export const studyLoadP99GoalMilliseconds: Record<string, number> = { sqlite: 100, postgresql: 150 };
+
+const metOrNot = (met: boolean) => (met ? "met" : "not met");
+
+/** The 200-learner load of apps/resilience, one row for both engines: p99 (and after the warm-up), errors, throughput. */
+function studyLoadKeyFigure(load: BenchResult | undefined): KeyFigure | null {
+  if (load === undefined) return null;
+  // The load writes flat names ("sqlite.p99Milliseconds"), not nested figures.
+  const at = (engine: string, key: string) => {
+    const value = load.figures[`${engine}.${key}`];
+    return typeof value === "number" ? value : undefined;
+  };
+  const engines = ["sqlite", "postgresql"].filter((engine) => at(engine, "p99Milliseconds") !== undefined);
+  if (engines.length === 0) return null;
+  const first = engines[0] as string;
+  const described = engines.map((engine) => {
+    const errors = at(engine, "errors");
+    return `${engineLabelOf(engine)} ${formatNumber(at(engine, "p99Milliseconds"), " ms")} (steady ${formatNumber(at(engine, "steadyP99Milliseconds"), " ms")}), ${formatNumber(errors)} ${errors === 1 ? "error" : "errors"}, ${formatNumber(at(engine, "requestsPerSecond"))} req/s`;
+  });
+  const met = engines.every((engine) => {
+    const p99 = at(engine, "p99Milliseconds");
+    const goal = studyLoadP99GoalMilliseconds[engine];
+    return p99 !== undefined && goal !== undefined && p99 <= goal && at(engine, "errors") === 0;
+  });
+  const goals = engines.map((engine) => `≤ ${formatNumber(studyLoadP99GoalMilliseconds[engine])}`).join(" / ");
+  return {
+    area: "Load",
+    figure: `${formatNumber(at(first, "learners"))} learners × ${formatNumber(at(first, "seconds"))} s, p99 ${engines.map(engineLabelOf).join(" / ")}`,
+    value: `${described.join("; ")} (goal ${goals} ms and no error, ${metOrNot(met)})`,
+  };
+}
+
 /** The identity bench's comparison with django-allauth: its calls, or why it was not measured (no allauth here). */
 function allauthComparisonOf(identity: BenchResult | undefined): { reason: string } | { calls: Array<[string, BenchFigure]>; server: string; loadAverage: number | undefined } | null {
   const comparison = identity === undefined ? undefined : figureAt(identity.figures, "allauthComparison");
@@ -149,7 +188,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
     rows.push({
       area: "Study queries",
       figure: `p95 ÷ GET /site-config's p95, interleaved (${engineLabelOf(engine)})`,
-      value: interleaved.map(([call, latency]) => `${call} ×${formatNumber(numberAt(latency, "ratioToSiteConfigP95"))}`).join(", "),
+      value: `${interleaved.map(([call, latency]) => `${call} ×${formatNumber(numberAt(latency, "ratioToSiteConfigP95"))}`).join(", ")} (goal ≤ ×${interleavedRatioGoal} each, ${metOrNot(interleaved.every(([, latency]) => (numberAt(latency, "ratioToSiteConfigP95") ?? Number.POSITIVE_INFINITY) <= interleavedRatioGoal))})`,
     });
   }
   const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
@@ -160,6 +199,8 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       value: engines.map(([, figures]) => formatNumber(numberAt(objectAt(figures, "queries")[query], "p50Milliseconds"), " ms")).join(" / "),
     });
   }
+  const studyLoad = studyLoadKeyFigure(byName.get("resilience-load"));
+  if (studyLoad !== null) rows.push(studyLoad);
   const subtitles = byName.get("subtitles");
   if (subtitles !== undefined) {
     for (const kind of ["parse", "alignment"] as const) {
@@ -171,10 +212,13 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
         const value = Array.isArray(values) ? values[last] : undefined;
         return typeof value === "number" ? value : undefined;
       };
+      const warm = at("warmMilliseconds");
+      const alignmentGoalText =
+        kind === "alignment" && at("cues") === alignmentGoal.cues && warm !== undefined ? ` (goal ≤ ${formatNumber(alignmentGoal.warmMilliseconds, " ms")} warm, ${metOrNot(warm <= alignmentGoal.warmMilliseconds)})` : "";
       rows.push({
         area: "Subtitles",
         figure: `${kind === "parse" ? "Parse" : "Align"} ${formatNumber(at("cues"))} cues: warm time, peak RSS Δ`,
-        value: `${formatNumber(at("warmMilliseconds"), " ms")}, ${formatMegabytes(at("peakRssDeltaBytes"))}`,
+        value: `${formatNumber(warm, " ms")}, ${formatMegabytes(at("peakRssDeltaBytes"))}${alignmentGoalText}`,
       });
     }
     rows.push(...collectSubtitleCardKeyFigures(subtitles));
