@@ -70,7 +70,7 @@ function studyLoadKeyFigure(load: BenchResult | undefined): KeyFigure | null {
     const value = load.figures[`${engine}.${key}`];
     return typeof value === "number" ? value : undefined;
   };
-  const engines = ["sqlite", "postgresql"].filter((engine) => at(engine, "p99Milliseconds") !== undefined);
+  const engines = Object.keys(studyLoadP99GoalMilliseconds).filter((engine) => at(engine, "p99Milliseconds") !== undefined);
   if (engines.length === 0) return null;
   const first = engines[0] as string;
   const described = engines.map((engine) => {
@@ -101,7 +101,7 @@ function allauthComparisonOf(identity: BenchResult | undefined): { reason: strin
 
 function goalOf(ratio: number | undefined, goal: number | undefined): string {
   if (goal === undefined) return missing;
-  return `≥ ${formatNumber(goal)}${ratio === undefined ? "" : ratio >= goal ? " (met)" : " (not met)"}`;
+  return `≥ ${formatNumber(goal)}${ratio === undefined ? "" : ` (${metOrNot(ratio >= goal)})`}`;
 }
 
 /** "0.42×", or "0.42× (rounds 0.40–0.45×)" when the ratio is the median of rounds. */
@@ -170,7 +170,7 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
       value:
         "reason" in comparison
           ? comparison.reason
-          : `${comparison.calls.map(([call, figures]) => `${call} ×${formatNumber(numberAt(figures, "ratio"))}`).join(", ")} (goal ≥ ${allauthComparisonGoal} each, ${comparison.calls.every(([, figures]) => (numberAt(figures, "ratio") ?? 0) >= allauthComparisonGoal) ? "met" : "not met"}; allauth served by ${comparison.server}${comparison.loadAverage === undefined ? "" : `; load ${formatNumber(comparison.loadAverage)}`})`,
+          : `${comparison.calls.map(([call, figures]) => `${call} ×${formatNumber(numberAt(figures, "ratio"))}`).join(", ")} (goal ≥ ${allauthComparisonGoal} each, ${metOrNot(comparison.calls.every(([, figures]) => (numberAt(figures, "ratio") ?? 0) >= allauthComparisonGoal))}; allauth served by ${comparison.server}${comparison.loadAverage === undefined ? "" : `; load ${formatNumber(comparison.loadAverage)}`})`,
     });
   }
   const study = byName.get("study");
@@ -183,12 +183,14 @@ function collectKeyFigures(byName: Map<string, BenchResult>): KeyFigure[] {
   }
   const engines = enginesOf(study);
   for (const [engine, figures] of engines) {
-    const interleaved = Object.entries(objectAt(figures, "interleaved")).filter(([call]) => call !== "GET /site-config");
+    const interleaved = Object.entries(objectAt(figures, "interleaved"))
+      .filter(([call]) => call !== "GET /site-config")
+      .map(([call, latency]) => [call, numberAt(latency, "ratioToSiteConfigP95")] as const);
     if (interleaved.length === 0) continue;
     rows.push({
       area: "Study queries",
       figure: `p95 ÷ GET /site-config's p95, interleaved (${engineLabelOf(engine)})`,
-      value: `${interleaved.map(([call, latency]) => `${call} ×${formatNumber(numberAt(latency, "ratioToSiteConfigP95"))}`).join(", ")} (goal ≤ ×${interleavedRatioGoal} each, ${metOrNot(interleaved.every(([, latency]) => (numberAt(latency, "ratioToSiteConfigP95") ?? Number.POSITIVE_INFINITY) <= interleavedRatioGoal))})`,
+      value: `${interleaved.map(([call, ratio]) => `${call} ×${formatNumber(ratio)}`).join(", ")} (goal ≤ ×${interleavedRatioGoal} each, ${metOrNot(interleaved.every(([, ratio]) => (ratio ?? Number.POSITIVE_INFINITY) <= interleavedRatioGoal))})`,
     });
   }
   const queryNames = [...new Set(engines.flatMap(([, figures]) => Object.keys(objectAt(figures, "queries"))))];
@@ -383,7 +385,7 @@ function renderAllauthComparison(calls: Array<[string, BenchFigure]>): Table {
       formatNumber(numberAt(figures, "atelierRequestsPerSecond")),
       formatNumber(numberAt(figures, "allauthRequestsPerSecond")),
       `×${formatNumber(ratio)}${lowest === undefined || highest === undefined ? "" : ` (rounds ×${formatNumber(lowest)}–${formatNumber(highest)})`}`,
-      `≥ ×${allauthComparisonGoal}${ratio === undefined ? "" : ratio >= allauthComparisonGoal ? " (met)" : " (not met)"}`,
+      `≥ ×${allauthComparisonGoal}${ratio === undefined ? "" : ` (${metOrNot(ratio >= allauthComparisonGoal)})`}`,
     ];
   });
   return { columns: ["call", "Atelier requests/s", "django-allauth requests/s", "Atelier ÷ allauth", "goal (issue 16)"], rows };
