@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 
 export type EmailAddress = { email: string; verified: boolean; primary: boolean };
 
@@ -12,6 +13,17 @@ export type UserAccount = {
 
 /** allauth's User object (API.md §0); empty values are left out. */
 export type SerializedUser = { id: string; display: string; email?: string; has_usable_password: boolean };
+
+/**
+ * `createUser` found the address already someone's: another sign-up with it was created while this one was on its way
+ * (the check before it and the password's hash take milliseconds). The caller answers as for an address in use.
+ */
+export class EmailAddressTakenError extends Error {
+  constructor(readonly email: string) {
+    super(`The address ${email} belongs to an account already.`);
+    this.name = "EmailAddressTakenError";
+  }
+}
 
 const emailSchema = v.pipe(v.string(), v.maxLength(254), v.email());
 
@@ -112,19 +124,26 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
       return (await database.selectFrom("identity_email_address").select("id").where("email", "=", normalizeEmail(email)).executeTakeFirst()) !== undefined;
     },
 
-    /** `emailVerified`: a provider vouched for the address (third-party sign-up). */
+    /**
+     * A new account whose primary address is `email`; `emailVerified`: a provider vouched for the address (third-party
+     * sign-up). Throws `EmailAddressTakenError`, creating nothing, when the address is any account's already: the
+     * check and the insert are one step for each address, so that sign-ups sent at once (a double click, a script)
+     * make one account, not one each.
+     */
     async createUser(input: { email: string; passwordHash: string | null; now: Date; emailVerified?: boolean }): Promise<UserAccount> {
       const verified = input.emailVerified === true;
+      const email = normalizeEmail(input.email);
       const userId = crypto.randomUUID();
       const createdAt = input.now.toISOString();
       await database.transaction().execute(async (transaction) => {
+        await lockForTheRestOfTransaction(transaction, `identity-email:${email}`);
+        if ((await transaction.selectFrom("identity_email_address").select("id").where("email", "=", email).executeTakeFirst()) !== undefined) {
+          throw new EmailAddressTakenError(email);
+        }
         await transaction.insertInto("identity_user").values({ id: userId, password_hash: input.passwordHash, is_active: 1, created_at: createdAt }).execute();
-        await transaction
-          .insertInto("identity_email_address")
-          .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(input.email), verified: verified ? 1 : 0, is_primary: 1, created_at: createdAt })
-          .execute();
+        await transaction.insertInto("identity_email_address").values({ id: crypto.randomUUID(), user_id: userId, email, verified: verified ? 1 : 0, is_primary: 1, created_at: createdAt }).execute();
       });
-      return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email: normalizeEmail(input.email), verified, primary: true }] };
+      return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email, verified, primary: true }] };
     },
 
     async addEmailAddress(userId: string, email: string, now: Date): Promise<void> {

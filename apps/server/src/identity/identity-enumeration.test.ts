@@ -78,3 +78,44 @@ describe.each(testDatabaseEngines)("given sign-ups on %s with an address that ha
     expect(mails.filter((mail) => mail.subject === "You already have an Atelier account")).toHaveLength(1);
   });
 });
+
+describe.each(testDatabaseEngines)("given sign-ups on %s sent at once with one new address", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    now = new Date("2026-03-01T10:00:00.000Z");
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  async function signUpAtOnce(app: ReturnType<typeof createIdentityTestApp>, count: number) {
+    const browsers = Array.from({ length: count }, (_, index) => createIdentityTestClient(app, { ip: `198.51.100.${20 + index}` }));
+    // Each browser has its CSRF cookie first, so that the sign-ups themselves are what runs at once.
+    await Promise.all(browsers.map((browser) => browser.get("/config")));
+    return Promise.all(browsers.map((browser) => browser.post("/auth/signup", { email: "double-click@example.ch", password })));
+  }
+
+  async function accountsWithTheAddress() {
+    return testDatabase.database.selectFrom("identity_email_address").select("user_id").where("email", "=", "double-click@example.ch").execute();
+  }
+
+  it("should make one account and answer every sign-up alike where verification is mandatory", async () => {
+    const answers = await signUpAtOnce(createIdentityTestApp(testDatabase, { clock }), 6);
+
+    expect(await accountsWithTheAddress()).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([401]));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body)))).toHaveProperty("size", 1);
+    const mails = await listOutboxMails(testDatabase.database, { to: "double-click@example.ch" });
+    expect(mails.filter((mail) => mail.subject === "You already have an Atelier account").length).toBeLessThanOrEqual(1);
+  });
+
+  it("should make one account and answer the others email_taken where verification is off", async () => {
+    const answers = await signUpAtOnce(createIdentityTestApp(testDatabase, { clock, environment: { ACCOUNT_EMAIL_VERIFICATION: "none" } }), 6);
+
+    expect(await accountsWithTheAddress()).toHaveLength(1);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    for (const answer of answers.filter((candidate) => candidate.status === 400)) {
+      expect(answer.body).toMatchObject({ status: 400, errors: [{ code: "email_taken", param: "email" }] });
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { SecurityEventType } from "../account/security-events.ts";
 import type { MailMessage } from "../mail/mailer.ts";
-import { primaryEmailOf, serializeUser, type UserAccount } from "./email-addresses.ts";
+import { EmailAddressTakenError, primaryEmailOf, serializeUser, type UserAccount } from "./email-addresses.ts";
 import { identityTimeouts, type AuthenticationRecord } from "./flows.ts";
 import type { IdentityDependencies } from "./identity-dependencies.ts";
 import { IdentityInputError, IdentityStatusError, errorItem } from "./identity-errors.ts";
@@ -150,33 +150,49 @@ export async function afterVerification(deps: IdentityDependencies, request: Ide
 
 /** A signup (with a password, or for a passkey signup without one): enumeration prevention, then the login stages. */
 export async function signUp(deps: IdentityDependencies, request: IdentityRequest, email: string, password: string | null): Promise<IdentityResult> {
-  const { settings, accounts, codes, limits, accountExistsMailLimiter, links } = deps;
+  const { settings, accounts } = deps;
   if (request.account) {
     throw new IdentityStatusError(409, "Already signed in.");
   }
   if (await accounts.isEmailInUse(email)) {
-    if (settings.emailVerification !== "mandatory") {
-      throw new IdentityInputError([errorItem("email_taken", "email")]);
-    }
-    // Enumeration prevention: answer as for a new account, tell the owner by mail, create nothing. The same work as
-    // a new account (the password hashed, the verification mail's rate limit spent) keeps the time and the follow-ups
-    // (a resend within 10 s answers 429 either way) from telling the two apart.
-    if (password !== null) await hashPassword(password);
-    await limits.consume(settings.emailVerificationByCodeEnabled ? "confirm_email_by_code" : "confirm_email_by_link", { ip: request.ip, key: email });
-    // One such mail per address per 5 minutes: repeated sign-ups with someone's address must not flood their inbox.
-    if ((await accountExistsMailLimiter.registerRequest(email)).status === "allowed") {
-      await sendMail(deps, identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
-    }
-    const session = await ensureSession(deps, request);
-    if (settings.emailVerificationByCodeEnabled) {
-      await codes.issueSessionCode({ purpose: "email_verification", sessionId: session.id, userId: null, email, now: request.now, lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds });
-    }
-    await setPending(deps, request, { ...currentPending(request), login: { stage: "verify_email", userId: null, email, startedAt: request.now.getTime(), record: null, resendCount: 0 } });
-    return unauthenticatedResult(settings, currentPending(request));
+    // Where the answer is the same as for a new account, so is the work (the password hashed): the time tells nothing.
+    if (password !== null && settings.emailVerification === "mandatory") await hashPassword(password);
+    return answerSignupWithAddressInUse(deps, request, email);
   }
-  const account = await accounts.createUser({ email, passwordHash: password === null ? null : await hashPassword(password), now: request.now });
+  let account: UserAccount;
+  try {
+    account = await accounts.createUser({ email, passwordHash: password === null ? null : await hashPassword(password), now: request.now });
+  } catch (error) {
+    // Another sign-up with this address made its account meanwhile; this one was hashed already.
+    if (error instanceof EmailAddressTakenError) return answerSignupWithAddressInUse(deps, request, email);
+    throw error;
+  }
   if (settings.emailVerification === "optional") {
     await sendEmailVerification(deps, request, account.id, email);
   }
   return continueLogin(deps, request, account, null, { blockedMailIsError: false, passkeySignup: password === null });
+}
+
+/**
+ * A signup with an address that is an account's: `email_taken`, or, where e-mail verification is mandatory,
+ * enumeration prevention: answer as for a new account, tell the owner by mail, create nothing.
+ */
+async function answerSignupWithAddressInUse(deps: IdentityDependencies, request: IdentityRequest, email: string): Promise<IdentityResult> {
+  const { settings, codes, limits, accountExistsMailLimiter, links } = deps;
+  if (settings.emailVerification !== "mandatory") {
+    throw new IdentityInputError([errorItem("email_taken", "email")]);
+  }
+  // The verification mail's rate limit is spent as for a new account, so that the follow-ups (a resend within 10 s
+  // answers 429 either way) do not tell the two apart either.
+  await limits.consume(settings.emailVerificationByCodeEnabled ? "confirm_email_by_code" : "confirm_email_by_link", { ip: request.ip, key: email });
+  // One such mail per address per 5 minutes: repeated sign-ups with someone's address must not flood their inbox.
+  if ((await accountExistsMailLimiter.registerRequest(email)).status === "allowed") {
+    await sendMail(deps, identityMails.accountAlreadyExists(email, { login: links.login, requestPasswordReset: links.requestPasswordReset }));
+  }
+  const session = await ensureSession(deps, request);
+  if (settings.emailVerificationByCodeEnabled) {
+    await codes.issueSessionCode({ purpose: "email_verification", sessionId: session.id, userId: null, email, now: request.now, lifetimeSeconds: identityTimeouts.emailVerificationByCodeTimeoutSeconds });
+  }
+  await setPending(deps, request, { ...currentPending(request), login: { stage: "verify_email", userId: null, email, startedAt: request.now.getTime(), record: null, resendCount: 0 } });
+  return unauthenticatedResult(settings, currentPending(request));
 }

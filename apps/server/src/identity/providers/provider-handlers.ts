@@ -1,8 +1,8 @@
 import * as v from "valibot";
-import { isValidEmail, normalizeEmail } from "../email-addresses.ts";
+import { EmailAddressTakenError, isValidEmail, normalizeEmail, type UserAccount } from "../email-addresses.ts";
 import { epochSecondsOf, maximumPendingProviderRedirects, type AuthenticationRecord, type PendingProviderRedirect } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
-import { IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, type IdentityErrorCode } from "../identity-errors.ts";
+import { IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, type IdentityErrorCode, type IdentityErrorItem } from "../identity-errors.ts";
 import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
 import { emailField, identityBody, readValidBody, requiredTextField, textField } from "../identity-validation.ts";
 import { continueLogin, reportSecurityEvent, sendEmailVerification } from "../login-stages.ts";
@@ -96,6 +96,24 @@ export async function completeConnect(deps: IdentityDependencies, request: Ident
   return redirectResult(redirect.callbackUrl);
 }
 
+/** A new account for a provider's sign-in, or null when another sign-up made one with the address meanwhile. */
+async function createUserUnlessTaken(deps: IdentityDependencies, input: Parameters<IdentityDependencies["accounts"]["createUser"]>[0]): Promise<UserAccount | null> {
+  try {
+    return await deps.accounts.createUser(input);
+  } catch (error) {
+    if (error instanceof EmailAddressTakenError) return null;
+    throw error;
+  }
+}
+
+function emailTakenForProviderSignup(providerName: string): IdentityErrorItem {
+  return {
+    message: `An account already exists with this email address. Please sign in to that account first, then connect your ${providerName} account.`,
+    code: "email_taken",
+    param: "email",
+  };
+}
+
 /**
  * allauth's sign-in rules for a provider login: a known third-party account signs its user in; a new one signs in the
  * owner of its address only when both the provider and our records say the address is verified (anything less would
@@ -117,9 +135,11 @@ export async function completeLogin(deps: IdentityDependencies, request: Identit
   }
   const email = profile.email !== null && isValidEmail(profile.email) ? normalizeEmail(profile.email) : null;
   if (email !== null) {
-    const owner = await accounts.findByEmail(email);
-    if (!owner) {
-      const account = await accounts.createUser({ email, passwordHash: null, now: request.now, emailVerified: profile.emailVerified });
+    let owner = await accounts.findByEmail(email);
+    const account = owner ? null : await createUserUnlessTaken(deps, { email, passwordHash: null, now: request.now, emailVerified: profile.emailVerified });
+    // An account made with the address meanwhile (another sign-up with it) is its owner, under the rules below.
+    if (!owner && !account) owner = await accounts.findByEmail(email);
+    if (account) {
       await socialAccounts.connect(account.id, provider.id, profile, request.now);
       if (!profile.emailVerified && settings.emailVerification === "optional") {
         await sendEmailVerification(deps, request, account.id, email);
@@ -127,8 +147,8 @@ export async function completeLogin(deps: IdentityDependencies, request: Identit
       await continueLogin(deps, request, account, record, { blockedMailIsError: false });
       return redirectResult(redirect.callbackUrl);
     }
-    const ownerAddressVerified = owner.emailAddresses.some((address) => address.email === email && address.verified);
-    if (profile.emailVerified && ownerAddressVerified && owner.isActive) {
+    const ownerAddressVerified = owner?.emailAddresses.some((address) => address.email === email && address.verified) === true;
+    if (owner && profile.emailVerified && ownerAddressVerified && owner.isActive) {
       await socialAccounts.connect(owner.id, provider.id, profile, request.now);
       // allauth mails this connection too (`SocialLogin.connect`): the owner learns that the provider now signs them in.
       await reportSecurityEvent(deps, request, owner, "third_party_account_connected", { detail: provider.name });
@@ -251,20 +271,15 @@ export async function providerSignup(deps: IdentityDependencies, request: Identi
   const { pending, provider } = pendingSignupOf(deps, request);
   const { email } = await readValidBody(request, providerSignupBody);
   if (await accounts.isEmailInUse(email)) {
-    throw new IdentityInputError([
-      {
-        message: `An account already exists with this email address. Please sign in to that account first, then connect your ${provider.name} account.`,
-        code: "email_taken",
-        param: "email",
-      },
-    ]);
+    throw new IdentityInputError([emailTakenForProviderSignup(provider.name)]);
   }
   if (await socialAccounts.findByProviderUid(pending.provider, pending.uid)) {
     await setPending(deps, request, { ...currentPending(request), providerSignup: undefined });
     throw new IdentityStatusError(409, "This third-party account was connected meanwhile; sign in with it again.");
   }
   const emailVerified = pending.emailVerified && pending.email === email;
-  const account = await accounts.createUser({ email, passwordHash: null, now: request.now, emailVerified });
+  const account = await createUserUnlessTaken(deps, { email, passwordHash: null, now: request.now, emailVerified });
+  if (!account) throw new IdentityInputError([emailTakenForProviderSignup(provider.name)]);
   const profile: ProviderProfile = { uid: pending.uid, email: pending.email, emailVerified: pending.emailVerified, display: pending.display, extraData: pending.extraData };
   await socialAccounts.connect(account.id, pending.provider, profile, request.now);
   await setPending(deps, request, { ...currentPending(request), providerSignup: undefined });
