@@ -146,11 +146,14 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
       return { id: userId, passwordHash: input.passwordHash, isActive: true, emailAddresses: [{ email, verified, primary: true }] };
     },
 
-    async addEmailAddress(userId: string, email: string, now: Date): Promise<void> {
-      await database
+    /** Adds an unverified address to the user's; false, adding nothing, when it is theirs already (a request sent twice at once). */
+    async addEmailAddress(userId: string, email: string, now: Date): Promise<boolean> {
+      const result = await database
         .insertInto("identity_email_address")
         .values({ id: crypto.randomUUID(), user_id: userId, email: normalizeEmail(email), verified: 0, is_primary: 0, created_at: now.toISOString() })
-        .execute();
+        .onConflict((conflict) => conflict.columns(["user_id", "email"]).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
 
     /** Marks an address verified; it becomes primary when the user has no verified primary address yet. */

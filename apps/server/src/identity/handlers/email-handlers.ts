@@ -150,10 +150,10 @@ export async function addEmailAddress(deps: IdentityDependencies, request: Ident
   await requireRecentAuthentication(deps, request);
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
   const { email } = await readValidBody(request, addEmailAddressBody);
-  if (account.emailAddresses.some((address) => address.email === email)) {
+  // The account as read with the session, and the insert itself: the same address posted twice at once is added once.
+  if (account.emailAddresses.some((address) => address.email === email) || !(await accounts.addEmailAddress(account.id, email, request.now))) {
     throw new IdentityInputError([errorItem("duplicate_email", "email")]);
   }
-  await accounts.addEmailAddress(account.id, email, request.now);
   await sendEmailVerification(deps, request, account.id, email);
   await reportSecurityEvent(deps, request, account, "email_added", { detail: email });
   return dataResult(await accounts.listEmailAddresses(account.id));

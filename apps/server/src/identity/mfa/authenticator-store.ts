@@ -1,7 +1,9 @@
 import { randomInt } from "node:crypto";
 import type { AuthenticatorType } from "../../config.ts";
+import type { Transaction } from "kysely";
 import type { AtelierDatabase } from "../../database/open-database.ts";
-import type { IdentityAuthenticatorTable } from "../../database/schema.ts";
+import type { DatabaseSchema, IdentityAuthenticatorTable } from "../../database/schema.ts";
+import { lockForTheRestOfTransaction } from "../../database/transaction-lock.ts";
 import { authenticatorTypeOrder } from "../flows.ts";
 
 export type TotpData = { encryptedSecret: string; lastStep: number };
@@ -50,6 +52,8 @@ export function typesOf(authenticators: readonly StoredAuthenticator[]): Authent
   return authenticatorTypeOrder.filter((type) => authenticators.some((authenticator) => authenticator.type === type));
 }
 
+export type NewAuthenticator = { userId: string; type: AuthenticatorType; name?: string | null; credentialId?: string | null; data: unknown; now: Date };
+
 /**
  * The `identity_authenticator` table.
  *
@@ -58,6 +62,30 @@ export function typesOf(authenticators: readonly StoredAuthenticator[]): Authent
  */
 export function createAuthenticatorStore(options: { database: AtelierDatabase }) {
   const { database } = options;
+
+  function inTurnForUser<Result>(userId: string, change: (transaction: Transaction<DatabaseSchema>) => Promise<Result>): Promise<Result> {
+    return database.transaction().execute(async (transaction) => {
+      await lockForTheRestOfTransaction(transaction, `identity-authenticators:${userId}`);
+      return change(transaction);
+    });
+  }
+
+  async function insert(transaction: Transaction<DatabaseSchema>, input: NewAuthenticator): Promise<StoredAuthenticator> {
+    const row: IdentityAuthenticatorTable = {
+      id: crypto.randomUUID(),
+      number: randomInt(1, 2 ** 31 - 1),
+      user_id: input.userId,
+      type: input.type,
+      name: input.name ?? null,
+      credential_id: input.credentialId ?? null,
+      data_json: JSON.stringify(input.data),
+      created_at: input.now.toISOString(),
+      last_used_at: null,
+    };
+    await transaction.insertInto("identity_authenticator").values(row).execute();
+    return toAuthenticator(row);
+  }
+
   return {
     async listByUser(userId: string): Promise<StoredAuthenticator[]> {
       const rows = await database.selectFrom("identity_authenticator").selectAll().where("user_id", "=", userId).orderBy("created_at").orderBy("number").execute();
@@ -70,20 +98,25 @@ export function createAuthenticatorStore(options: { database: AtelierDatabase })
       return row ? toAuthenticator(row) : null;
     },
 
-    async create(input: { userId: string; type: AuthenticatorType; name?: string | null; credentialId?: string | null; data: unknown; now: Date }): Promise<StoredAuthenticator> {
-      const row: IdentityAuthenticatorTable = {
-        id: crypto.randomUUID(),
-        number: randomInt(1, 2 ** 31 - 1),
-        user_id: input.userId,
-        type: input.type,
-        name: input.name ?? null,
-        credential_id: input.credentialId ?? null,
-        data_json: JSON.stringify(input.data),
-        created_at: input.now.toISOString(),
-        last_used_at: null,
-      };
-      await database.insertInto("identity_authenticator").values(row).execute();
-      return toAuthenticator(row);
+    /**
+     * A new authenticator unless its like is there already: for TOTP and recovery codes, which a user has one of, any of
+     * the type; for a security key, one with its credential. Null then, creating nothing. The check and the insert are
+     * one step for each user, so that the same request sent twice at once (a double click) adds one.
+     */
+    async createUnlessPresent(input: NewAuthenticator): Promise<StoredAuthenticator | null> {
+      return inTurnForUser(input.userId, async (transaction) => {
+        const alike = transaction.selectFrom("identity_authenticator").select("id").where("type", "=", input.type);
+        const present = await (input.type === "webauthn" ? alike.where("credential_id", "=", input.credentialId ?? "") : alike.where("user_id", "=", input.userId)).executeTakeFirst();
+        return present === undefined ? insert(transaction, input) : null;
+      });
+    },
+
+    /** A new authenticator in place of the user's of its type (new recovery codes), in turn with the user's other changes. */
+    async replaceOfType(input: NewAuthenticator): Promise<StoredAuthenticator> {
+      return inTurnForUser(input.userId, async (transaction) => {
+        await transaction.deleteFrom("identity_authenticator").where("user_id", "=", input.userId).where("type", "=", input.type).execute();
+        return insert(transaction, input);
+      });
     },
 
     async saveData(id: string, data: unknown): Promise<void> {

@@ -52,7 +52,11 @@ export async function activateTotp(deps: IdentityDependencies, request: Identity
   }
   await limits.clearKey("login_failed", failedKeyOf(account.id));
   // The code used to activate counts as used: it cannot sign in during the rest of its period.
-  const totp = await authenticators.create({ userId: account.id, type: "totp", data: { encryptedSecret: secretBox.seal(secret), lastStep: totpStepAt(request.now) } satisfies TotpData, now: request.now });
+  const totp = await authenticators.createUnlessPresent({ userId: account.id, type: "totp", data: { encryptedSecret: secretBox.seal(secret), lastStep: totpStepAt(request.now) } satisfies TotpData, now: request.now });
+  if (!totp) {
+    // Activated by the same request sent at once, which got here first.
+    throw new IdentityStatusError(409, "TOTP is already active.");
+  }
   await setPending(deps, request, { ...currentPending(request), totpSetup: undefined });
   await ensureRecoveryCodes(deps, account.id, request.now);
   await reportSecurityEvent(deps, request, account, "second_factor_added", { detail: "authenticator app" });

@@ -102,26 +102,27 @@ export async function useRecoveryCode(deps: IdentityDependencies, recovery: { id
  * are shown on every visit (allauth's default), else only when they were not shown right away (`showLater`).
  */
 export async function generateRecoveryCodes(deps: IdentityDependencies, userId: string, now: Date, showLater: boolean): Promise<{ authenticator: StoredAuthenticator; codes: string[] }> {
-  const { configuration, authenticators, secretBox } = deps;
-  const existing = (await authenticators.listByUser(userId)).filter((authenticator) => authenticator.type === "recovery_codes");
-  await authenticators.delete(existing.map((authenticator) => authenticator.id));
+  const { codes, data } = newRecoveryCodes(deps, showLater);
+  return { authenticator: await deps.authenticators.replaceOfType({ userId, type: "recovery_codes", data, now }), codes };
+}
+
+function newRecoveryCodes(deps: IdentityDependencies, showLater: boolean): { codes: string[]; data: RecoveryCodesData } {
+  const { configuration, secretBox } = deps;
   const codes = createRecoveryCodes();
   const data: RecoveryCodesData = {
     hashes: codes.map((code) => hashRecoveryCode(configuration.secretKey, code)),
     used: codes.map(() => false),
     unshown: showLater || !configuration.identity.mfa.recoveryCodesShowOnce ? secretBox.seal(JSON.stringify(codes)) : null,
   };
-  return { authenticator: await authenticators.create({ userId, type: "recovery_codes", data, now }), codes };
+  return { codes, data };
 }
 
-/** allauth generates recovery codes with the first real factor; returns whether it did. */
+/** allauth generates recovery codes with the first real factor; returns whether it did (not when the user has some). */
 export async function ensureRecoveryCodes(deps: IdentityDependencies, userId: string, now: Date): Promise<boolean> {
-  const { authenticators } = deps;
-  if (!supportsType(deps, "recovery_codes") || (await authenticators.listByUser(userId)).some((authenticator) => authenticator.type === "recovery_codes")) {
+  if (!supportsType(deps, "recovery_codes")) {
     return false;
   }
-  await generateRecoveryCodes(deps, userId, now, true);
-  return true;
+  return (await deps.authenticators.createUnlessPresent({ userId, type: "recovery_codes", data: newRecoveryCodes(deps, true).data, now })) !== null;
 }
 
 /** Recovery codes only back up a real factor: they go when the last TOTP or WebAuthn authenticator goes. */

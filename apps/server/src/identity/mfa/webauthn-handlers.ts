@@ -93,7 +93,10 @@ export async function registerCredential(deps: IdentityDependencies, request: Id
     throw new IdentityInputError([errorItem("incorrect_code", "credential")]);
   }
   const name = body.name.trim().slice(0, 255) || (ceremony?.passwordless ? "Passkey" : "Security key");
-  return (await authenticators.create({ userId: account.id, type: "webauthn", name, credentialId: registered.credentialId, data: registered.data, now: request.now })) as WebAuthnAuthenticator;
+  const added = await authenticators.createUnlessPresent({ userId: account.id, type: "webauthn", name, credentialId: registered.credentialId, data: registered.data, now: request.now });
+  // Registered by the same request sent at once, which got here first.
+  if (!added) throw new IdentityInputError([errorItem("incorrect_code", "credential")]);
+  return added as WebAuthnAuthenticator;
 }
 
 export function requestOptionsResult(options: unknown): IdentityResult {

@@ -1,0 +1,130 @@
+import * as OTPAuth from "otpauth";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { listOutboxMails } from "../mail/outbox-mailer.ts";
+import { createIdentityTestClient, readLastCode, testOrigin } from "./testing/identity-test-client.ts";
+import { createSoftwareAuthenticator } from "./testing/software-authenticator.ts";
+import { createIdentityTestApp } from "./testing/test-app.ts";
+
+// The same request sent several times at once, as a double click or a script sends it: each is answered as the API
+// answers it one at a time, and what it writes is written once.
+const password = "correct horse battery";
+let testDatabase: TestDatabase;
+const clock = () => new Date("2026-03-01T10:00:00.000Z");
+
+describe.each(testDatabaseEngines)("given sign-ups on %s sent at once with one new address", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  async function signUpAtOnce(app: ReturnType<typeof createIdentityTestApp>, count: number) {
+    const browsers = Array.from({ length: count }, (_, index) => createIdentityTestClient(app, { ip: `198.51.100.${20 + index}` }));
+    // Each browser has its CSRF cookie first, so that the sign-ups themselves are what runs at once.
+    await Promise.all(browsers.map((browser) => browser.get("/config")));
+    return Promise.all(browsers.map((browser) => browser.post("/auth/signup", { email: "double-click@example.ch", password })));
+  }
+
+  async function accountsWithTheAddress() {
+    return testDatabase.database.selectFrom("identity_email_address").select("user_id").where("email", "=", "double-click@example.ch").execute();
+  }
+
+  it("should make one account and answer every sign-up alike where verification is mandatory", async () => {
+    const answers = await signUpAtOnce(createIdentityTestApp(testDatabase, { clock }), 6);
+
+    expect(await accountsWithTheAddress()).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([401]));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer.body)))).toHaveProperty("size", 1);
+    const mails = await listOutboxMails(testDatabase.database, { to: "double-click@example.ch" });
+    expect(mails.filter((mail) => mail.subject === "You already have an Atelier account").length).toBeLessThanOrEqual(1);
+  });
+
+  it("should make one account and answer the others email_taken where verification is off", async () => {
+    const answers = await signUpAtOnce(createIdentityTestApp(testDatabase, { clock, environment: { ACCOUNT_EMAIL_VERIFICATION: "none" } }), 6);
+
+    expect(await accountsWithTheAddress()).toHaveLength(1);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+    for (const answer of answers.filter((candidate) => candidate.status === 400)) {
+      expect(answer.body).toMatchObject({ status: 400, errors: [{ code: "email_taken", param: "email" }] });
+    }
+  });
+});
+
+describe.each(testDatabaseEngines)("given one address added to an account on %s by requests sent at once", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should add it once, answer the others duplicate_email and send one verification mail", async () => {
+    const browser = createIdentityTestClient(createIdentityTestApp(testDatabase, { clock, environment: { ACCOUNT_EMAIL_VERIFICATION: "none" } }), { ip: "198.51.100.9" });
+    expect((await browser.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(200);
+    expect((await browser.post("/auth/reauthenticate", { password })).status).toBe(200);
+
+    const answers = await Promise.all(Array.from({ length: 4 }, () => browser.post("/account/email", { email: "anna.second@example.ch" })));
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400, 400]);
+    for (const answer of answers.filter((candidate) => candidate.status === 400)) {
+      expect(answer.body).toMatchObject({ status: 400, errors: [{ code: "duplicate_email", param: "email" }] });
+    }
+    const addresses = await testDatabase.database.selectFrom("identity_email_address").select("email").orderBy("email").execute();
+    expect(addresses).toEqual([{ email: "anna.second@example.ch" }, { email: "anna@example.ch" }]);
+    expect(await listOutboxMails(testDatabase.database, { to: "anna.second@example.ch" })).toHaveLength(1);
+  });
+});
+
+describe.each(testDatabaseEngines)("given second factors added on %s by requests sent at once", (engine) => {
+  let app: ReturnType<typeof createIdentityTestApp>;
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    app = createIdentityTestApp(testDatabase, { clock });
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  async function signedInWithVerifiedAddress() {
+    const user = createIdentityTestClient(app, { ip: "198.51.100.40" });
+    expect((await user.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
+    expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
+    expect((await user.post("/auth/reauthenticate", { password })).status).toBe(200);
+    return user;
+  }
+
+  async function authenticatorTypes() {
+    const rows = await testDatabase.database.selectFrom("identity_authenticator").select("type").execute();
+    return rows.map((row) => row.type).sort();
+  }
+
+  it("should activate TOTP once, answer the others 409 and make one set of recovery codes", async () => {
+    const user = await signedInWithVerifiedAddress();
+    const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: clock().getTime() });
+
+    const answers = await Promise.all(Array.from({ length: 3 }, () => user.post("/account/authenticators/totp", { code })));
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+    expect(await authenticatorTypes()).toEqual(["recovery_codes", "totp"]);
+    const regenerated = await Promise.all(Array.from({ length: 3 }, () => user.post("/account/authenticators/recovery-codes", {})));
+    expect(regenerated.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(await authenticatorTypes()).toEqual(["recovery_codes", "totp"]);
+  });
+
+  it("should register a security key's credential once and refuse it again", async () => {
+    const user = await signedInWithVerifiedAddress();
+    const creation = await user.get("/account/authenticators/webauthn");
+    const credential = createSoftwareAuthenticator().register(creation.body.data.creation_options.publicKey, { origin: testOrigin });
+
+    const answers = await Promise.all(Array.from({ length: 3 }, () => user.post("/account/authenticators/webauthn", { name: "Key", credential })));
+
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((candidate) => candidate.status !== 200)) {
+      expect(answer.body).toMatchObject({ status: 400, errors: [{ code: "incorrect_code", param: "credential" }] });
+    }
+    expect(await authenticatorTypes()).toEqual(["recovery_codes", "webauthn"]);
+  });
+});
