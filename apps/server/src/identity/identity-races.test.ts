@@ -114,6 +114,20 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
     expect(await authenticatorTypes()).toEqual(["recovery_codes", "totp"]);
   });
 
+  it("should keep the recovery codes while a factor is left, when TOTP is removed as a security key is added", async () => {
+    const user = await signedInWithVerifiedAddress();
+    const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: clock().getTime() });
+    expect((await user.post("/account/authenticators/totp", { code })).status).toBe(200);
+    const creation = await user.get("/account/authenticators/webauthn");
+    const credential = createSoftwareAuthenticator().register(creation.body.data.creation_options.publicKey, { origin: testOrigin });
+
+    const [removed, added] = await Promise.all([user.delete("/account/authenticators/totp"), user.post("/account/authenticators/webauthn", { name: "Key", credential })]);
+
+    expect([removed.status, added.status]).toEqual([200, 200]);
+    expect(await authenticatorTypes()).toEqual(["recovery_codes", "webauthn"]);
+  });
+
   it("should register a security key's credential once and refuse it again", async () => {
     const user = await signedInWithVerifiedAddress();
     const creation = await user.get("/account/authenticators/webauthn");

@@ -119,6 +119,14 @@ export function createAuthenticatorStore(options: { database: AtelierDatabase })
       });
     },
 
+    /** Deletes the user's recovery codes when no TOTP or security key is left for them to back up, in turn with the user's other changes. */
+    async dropRecoveryCodesWithoutFactor(userId: string): Promise<void> {
+      await inTurnForUser(userId, async (transaction) => {
+        const factor = await transaction.selectFrom("identity_authenticator").select("id").where("user_id", "=", userId).where("type", "in", ["totp", "webauthn"]).executeTakeFirst();
+        if (factor === undefined) await transaction.deleteFrom("identity_authenticator").where("user_id", "=", userId).where("type", "=", "recovery_codes").execute();
+      });
+    },
+
     async saveData(id: string, data: unknown): Promise<void> {
       await database.updateTable("identity_authenticator").set({ data_json: JSON.stringify(data) }).where("id", "=", id).execute();
     },

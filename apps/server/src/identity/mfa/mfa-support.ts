@@ -127,11 +127,7 @@ export async function ensureRecoveryCodes(deps: IdentityDependencies, userId: st
 
 /** Recovery codes only back up a real factor: they go when the last TOTP or WebAuthn authenticator goes. */
 export async function dropDanglingRecoveryCodes(deps: IdentityDependencies, userId: string): Promise<void> {
-  const { authenticators } = deps;
-  const remaining = await authenticators.listByUser(userId);
-  if (!remaining.some((authenticator) => authenticator.type === "totp" || authenticator.type === "webauthn")) {
-    await authenticators.delete(remaining.filter((authenticator) => authenticator.type === "recovery_codes").map((authenticator) => authenticator.id));
-  }
+  await deps.authenticators.dropRecoveryCodesWithoutFactor(userId);
 }
 
 export function mfaRecord(request: IdentityRequest, authenticator: StoredAuthenticator, extra: { reauthenticated?: true; passwordless?: true } = {}): AuthenticationRecord {
