@@ -1,9 +1,9 @@
-import * as OTPAuth from "otpauth";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { listOutboxMails } from "../mail/outbox-mailer.ts";
 import { createIdentityTestClient, readLastCode, testOrigin } from "./testing/identity-test-client.ts";
 import { createSoftwareAuthenticator } from "./testing/software-authenticator.ts";
+import { totpCodeAt } from "./testing/totp-code.ts";
 import { createIdentityTestApp } from "./testing/test-app.ts";
 
 // The same request sent several times at once, as a double click or a script sends it: each is answered as the API
@@ -103,7 +103,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   it("should activate TOTP once, answer the others 409 and make one set of recovery codes", async () => {
     const user = await signedInWithVerifiedAddress();
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
-    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: clock().getTime() });
+    const code = totpCodeAt(secret, clock());
 
     const answers = await Promise.all(Array.from({ length: 3 }, () => user.post("/account/authenticators/totp", { code })));
 
@@ -117,7 +117,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   it("should keep the recovery codes while a factor is left, when TOTP is removed as a security key is added", async () => {
     const user = await signedInWithVerifiedAddress();
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
-    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: clock().getTime() });
+    const code = totpCodeAt(secret, clock());
     expect((await user.post("/account/authenticators/totp", { code })).status).toBe(200);
     const creation = await user.get("/account/authenticators/webauthn");
     const credential = createSoftwareAuthenticator().register(creation.body.data.creation_options.publicKey, { origin: testOrigin });

@@ -148,6 +148,16 @@ export async function afterVerification(deps: IdentityDependencies, request: Ide
   return signIn(deps, request, account, record);
 }
 
+/** A new account (`createUser`), or null when another sign-up made one with the address meanwhile. */
+export async function createUserUnlessTaken(deps: IdentityDependencies, input: Parameters<IdentityDependencies["accounts"]["createUser"]>[0]): Promise<UserAccount | null> {
+  try {
+    return await deps.accounts.createUser(input);
+  } catch (error) {
+    if (error instanceof EmailAddressTakenError) return null;
+    throw error;
+  }
+}
+
 /** A signup (with a password, or for a passkey signup without one): enumeration prevention, then the login stages. */
 export async function signUp(deps: IdentityDependencies, request: IdentityRequest, email: string, password: string | null): Promise<IdentityResult> {
   const { settings, accounts } = deps;
@@ -159,14 +169,9 @@ export async function signUp(deps: IdentityDependencies, request: IdentityReques
     if (password !== null && settings.emailVerification === "mandatory") await hashPassword(password);
     return answerSignupWithAddressInUse(deps, request, email);
   }
-  let account: UserAccount;
-  try {
-    account = await accounts.createUser({ email, passwordHash: password === null ? null : await hashPassword(password), now: request.now });
-  } catch (error) {
-    // Another sign-up with this address made its account meanwhile; this one was hashed already.
-    if (error instanceof EmailAddressTakenError) return answerSignupWithAddressInUse(deps, request, email);
-    throw error;
-  }
+  const account = await createUserUnlessTaken(deps, { email, passwordHash: password === null ? null : await hashPassword(password), now: request.now });
+  // Another sign-up with this address made its account meanwhile; this one was hashed already.
+  if (!account) return answerSignupWithAddressInUse(deps, request, email);
   if (settings.emailVerification === "optional") {
     await sendEmailVerification(deps, request, account.id, email);
   }

@@ -8,7 +8,7 @@ import { currentPending, requireAccount, setPending } from "../request-guards.ts
 import { dataResult, stageNotPendingResult, statusResult, type IdentityResult } from "../responses.ts";
 import { serializeAuthenticator, type StoredAuthenticator, type TotpData } from "./authenticator-store.ts";
 import { createTotpSecret, totpCodeMatches, totpStepAt, totpUrlOf } from "./mfa-secrets.ts";
-import { addRecord, checkCode, conflict, consumeFailedAttempt, dropDanglingRecoveryCodes, ensureRecoveryCodes, failedKeyOf, finishMfaLogin, generateRecoveryCodes, hasUnverifiedAddress, mfaRecord, ownAuthenticators, pendingMfaLogin, requireRecentAuthenticationForAuthenticators } from "./mfa-support.ts";
+import { addRecord, checkCode, conflict, consumeFailedAttempt, ensureRecoveryCodes, failedKeyOf, finishMfaLogin, generateRecoveryCodes, hasUnverifiedAddress, mfaRecord, ownAuthenticators, pendingMfaLogin, requireRecentAuthenticationForAuthenticators } from "./mfa-support.ts";
 
 /** A TOTP code or a recovery code, trimmed. */
 export const authenticatorCodeBody = identityBody({ code: requiredTrimmedTextField });
@@ -72,7 +72,8 @@ export async function deactivateTotp(deps: IdentityDependencies, request: Identi
     throw new IdentityStatusError(404, "TOTP is not active.");
   }
   await authenticators.delete(totp.map((authenticator) => authenticator.id));
-  await dropDanglingRecoveryCodes(deps, account.id);
+  // Recovery codes only back up a real factor: they go with the last TOTP or security key.
+  await authenticators.dropRecoveryCodesWithoutFactor(account.id);
   await reportSecurityEvent(deps, request, account, "second_factor_removed", { detail: "authenticator app" });
   return statusResult(200);
 }

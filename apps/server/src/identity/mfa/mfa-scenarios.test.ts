@@ -1,8 +1,8 @@
-import * as OTPAuth from "otpauth";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../../database/test-databases.ts";
 import { createIdentityTestClient, readLastCode, testOrigin, type IdentityTestClient } from "../testing/identity-test-client.ts";
 import { createSoftwareAuthenticator } from "../testing/software-authenticator.ts";
+import { totpCodeAt } from "../testing/totp-code.ts";
 import { createIdentityTestApp } from "../testing/test-app.ts";
 
 const password = "correct horse battery";
@@ -18,7 +18,7 @@ function advance(secondsToAdd: number) {
 }
 
 function totpCode(secret: string, at: Date = now): string {
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 }).generate({ timestamp: at.getTime() });
+  return totpCodeAt(secret, at);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any server variables

@@ -125,11 +125,6 @@ export async function ensureRecoveryCodes(deps: IdentityDependencies, userId: st
   return (await deps.authenticators.createUnlessPresent({ userId, type: "recovery_codes", data: newRecoveryCodes(deps, true).data, now })) !== null;
 }
 
-/** Recovery codes only back up a real factor: they go when the last TOTP or WebAuthn authenticator goes. */
-export async function dropDanglingRecoveryCodes(deps: IdentityDependencies, userId: string): Promise<void> {
-  await deps.authenticators.dropRecoveryCodesWithoutFactor(userId);
-}
-
 export function mfaRecord(request: IdentityRequest, authenticator: StoredAuthenticator, extra: { reauthenticated?: true; passwordless?: true } = {}): AuthenticationRecord {
   return { method: "mfa", at: epochSecondsOf(request.now), id: authenticator.number, type: authenticator.type, ...extra };
 }

@@ -9,7 +9,7 @@ import { authenticationResult, continueLogin, reportSecurityEvent, signIn, signU
 import { consumeOr429, currentPending, ensureSession, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, stageNotPendingResult, statusResult, type IdentityResult } from "../responses.ts";
 import { serializeAuthenticator, type StoredAuthenticator } from "./authenticator-store.ts";
-import { addRecord, conflict, consumeFailedAttempt, dropDanglingRecoveryCodes, ensureRecoveryCodes, failedKeyOf, finishMfaLogin, hasUnverifiedAddress, mfaRecord, ownAuthenticators, pendingMfaLogin, requireRecentAuthenticationForAuthenticators } from "./mfa-support.ts";
+import { addRecord, conflict, consumeFailedAttempt, ensureRecoveryCodes, failedKeyOf, finishMfaLogin, hasUnverifiedAddress, mfaRecord, ownAuthenticators, pendingMfaLogin, requireRecentAuthenticationForAuthenticators } from "./mfa-support.ts";
 import { credentialIdOf } from "./webauthn.ts";
 
 type WebAuthnAuthenticator = Extract<StoredAuthenticator, { type: "webauthn" }>;
@@ -150,7 +150,8 @@ export async function deleteWebAuthn(deps: IdentityDependencies, request: Identi
     throw new IdentityInputError([errorItem("invalid_choice", "authenticators")]);
   }
   await authenticators.delete(targets.map((target) => (target as WebAuthnAuthenticator).id));
-  await dropDanglingRecoveryCodes(deps, account.id);
+  // Recovery codes only back up a real factor: they go with the last TOTP or security key.
+  await authenticators.dropRecoveryCodesWithoutFactor(account.id);
   await reportSecurityEvent(deps, request, account, "second_factor_removed", { detail: targets.length === 1 ? "security key or passkey" : `${targets.length} security keys or passkeys` });
   return statusResult(200);
 }

@@ -1,11 +1,11 @@
 import * as v from "valibot";
-import { EmailAddressTakenError, isValidEmail, normalizeEmail, type UserAccount } from "../email-addresses.ts";
+import { isValidEmail, normalizeEmail } from "../email-addresses.ts";
 import { epochSecondsOf, maximumPendingProviderRedirects, type AuthenticationRecord, type PendingProviderRedirect } from "../flows.ts";
 import type { IdentityDependencies } from "../identity-dependencies.ts";
 import { IdentityInputError, IdentityStatusError, ReauthenticationRequiredError, errorItem, type IdentityErrorCode, type IdentityErrorItem } from "../identity-errors.ts";
 import type { IdentityHandler, IdentityRequest } from "../identity-request.ts";
 import { emailField, identityBody, readValidBody, requiredTextField, textField } from "../identity-validation.ts";
-import { continueLogin, reportSecurityEvent, sendEmailVerification } from "../login-stages.ts";
+import { continueLogin, createUserUnlessTaken, reportSecurityEvent, sendEmailVerification } from "../login-stages.ts";
 import { currentPending, isRecentlyAuthenticated, requireAccount, setPending } from "../request-guards.ts";
 import { dataResult, redirectResult, type IdentityResult } from "../responses.ts";
 import { describeSocialProvider, type ProviderDescription } from "./provider-description.ts";
@@ -94,16 +94,6 @@ export async function completeConnect(deps: IdentityDependencies, request: Ident
   }
   await reportSecurityEvent(deps, request, account, "third_party_account_connected", { detail: provider.name });
   return redirectResult(redirect.callbackUrl);
-}
-
-/** A new account for a provider's sign-in, or null when another sign-up made one with the address meanwhile. */
-async function createUserUnlessTaken(deps: IdentityDependencies, input: Parameters<IdentityDependencies["accounts"]["createUser"]>[0]): Promise<UserAccount | null> {
-  try {
-    return await deps.accounts.createUser(input);
-  } catch (error) {
-    if (error instanceof EmailAddressTakenError) return null;
-    throw error;
-  }
 }
 
 function emailTakenForProviderSignup(providerName: string): IdentityErrorItem {
