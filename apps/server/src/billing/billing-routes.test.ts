@@ -234,6 +234,17 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       await subscribe(user, developmentPriceId("basic", "month"));
       expect(await startCheckout(user, developmentPriceId("plus", "month"))).toMatch(/\/dev\/billing\/portal\//);
     });
+
+    it("should give a new customer one stored customer when its first checkout is asked for three times at once", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const urls = await Promise.all([1, 2, 3].map(() => startCheckout(user, developmentPriceId("plus", "month"))));
+
+      expect(urls).toEqual([expect.stringMatching(/\/dev\/billing\/checkout\//), expect.stringMatching(/\/dev\/billing\/checkout\//), expect.stringMatching(/\/dev\/billing\/checkout\//)]);
+      const customers = await testDatabase.database.selectFrom("billing_customer").select("customer_id").where("user_id", "=", user.userId).execute();
+      expect(customers).toHaveLength(1);
+      const sessionCustomers = await testDatabase.database.selectFrom("dev_billing_checkout_session").select("customer_id").distinct().execute();
+      expect(sessionCustomers).toEqual(customers);
+    });
   });
 
   describe("the webhook", () => {
@@ -290,6 +301,21 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(await storedSubscriptions()).toEqual(expected);
       const logged = await testDatabase.database.selectFrom("billing_webhook_delivery").select("event_id").where("event_id", "=", "evt_created").execute();
       expect(logged).toHaveLength(2);
+    });
+
+    it("should sync every delivery of events that arrive at once (a checkout's created, updated and paid events) without failing one", async () => {
+      const { customerId } = await paidCustomer();
+      const expected = await storedSubscriptions();
+      await testDatabase.database.deleteFrom("billing_subscription").execute();
+      await testDatabase.database.deleteFrom("billing_webhook_delivery").execute();
+
+      const types = ["customer.subscription.created", "customer.subscription.updated", "checkout.session.completed", "invoice.paid", "invoice.payment_succeeded", "customer.subscription.updated"];
+      const responses = await Promise.all(types.map((type, index) => signedDelivery(subscriptionEvent(`evt_at_once_${index}`, type, customerId))));
+
+      expect(responses.map((response) => response.status)).toEqual(types.map(() => 200));
+      expect(await storedSubscriptions()).toEqual(expected);
+      const outcomes = await testDatabase.database.selectFrom("billing_webhook_delivery").select("outcome").execute();
+      expect(outcomes.map((row) => row.outcome)).toEqual(types.map(() => "synced"));
     });
 
     it("should log and ignore events of other types and unknown customers", async () => {

@@ -183,10 +183,14 @@ export function createBillingService(options: BillingServiceOptions) {
     return createPortalSessionFor(customerId);
   }
 
-  /** The sync: reads the customer's subscriptions from the provider and stores exactly those. */
+  /**
+   * The sync: reads the customer's subscriptions from the provider and stores exactly those, unless a sync that read
+   * them later has stored its list already (the later read is the truer one).
+   */
   async function syncCustomer(customerId: string): Promise<"synced" | "ignored"> {
     const userId = await store.findUserIdOfCustomer(customerId);
     if (!userId) return "ignored";
+    const readStartedAt = clock();
     const subscriptions = await provider.listSubscriptions(customerId);
     const syncedAt = clock().toISOString();
     await store.replaceSubscriptions(
@@ -206,6 +210,7 @@ export function createBillingService(options: BillingServiceOptions) {
           synced_at: syncedAt,
         };
       }),
+      readStartedAt,
     );
     return "synced";
   }

@@ -31,13 +31,27 @@ export function createBillingStore(database: AtelierDatabase) {
       const stored = await db.selectFrom("billing_customer").select("customer_id").where("user_id", "=", input.userId).executeTakeFirstOrThrow();
       return stored.customer_id;
     },
-    /** Replaces every stored subscription of the customer with the provider's list, in one transaction. */
-    async replaceSubscriptions(customerId: string, rows: StoredSubscription[]): Promise<void> {
-      await db.transaction().execute(async (transaction) => {
+    /**
+     * Replaces every stored subscription of the customer with the provider's list, read from `readStartedAt` on, in one
+     * transaction; unless a list read later is stored already (deliveries at once, decision 0074). The customer's row,
+     * updated first, holds the replacements of one customer one after another. Answers whether this list was stored.
+     */
+    async replaceSubscriptions(customerId: string, rows: StoredSubscription[], readStartedAt: Date): Promise<boolean> {
+      const readAt = readStartedAt.toISOString();
+      return db.transaction().execute(async (transaction) => {
+        const latest = await transaction
+          .updateTable("billing_customer")
+          .set({ subscriptions_read_at: readAt })
+          .where("customer_id", "=", customerId)
+          .where((where) => where.or([where("subscriptions_read_at", "is", null), where("subscriptions_read_at", "<=", readAt)]))
+          .returning("customer_id")
+          .executeTakeFirst();
+        if (latest === undefined) return false;
         await transaction.deleteFrom("billing_subscription").where("customer_id", "=", customerId).execute();
         if (rows.length > 0) {
           await transaction.insertInto("billing_subscription").values(rows).execute();
         }
+        return true;
       });
     },
     async subscriptionsOfUser(userId: string): Promise<StoredSubscription[]> {

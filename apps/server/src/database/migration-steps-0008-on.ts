@@ -6,7 +6,7 @@ import type { Migration } from "kysely/migration";
 // Migrations receive `Kysely<unknown>` because they must not depend on today's schema types.
 // The exceptions: 0013's triggers and unlogged table, written for each engine (decision 0036), and 0014's change count,
 // SQLite's alone (decision 0052).
-/** The migrations since 0008: hidden pairs, security events, the study indexes, the rating's writes, the identity change count. */
+/** The migrations since 0008: hidden pairs, security events, the study indexes, the rating's writes, the identity change count, the billing read order. */
 export const migrationsSinceHiddenPairs: Record<string, Migration> = {
   "0008-pair-confidence-and-hidden-pairs": {
     async up(database: Kysely<unknown>) {
@@ -137,6 +137,18 @@ export const migrationsSinceHiddenPairs: Record<string, Migration> = {
       if (database.getExecutor().adapter instanceof PostgresAdapter) return;
       for (const [table, change] of identityChangeTriggers) await sql.raw(`drop trigger ${table}_counted_after_${change}`).execute(database);
       await database.schema.dropTable("identity_change_count").execute();
+    },
+  },
+  "0015-billing-read-order": {
+    async up(database: Kysely<unknown>) {
+      // When the stored subscriptions of a customer were read from the provider (the read's start, an ISO 8601 UTC time
+      // as every time here, which orders as text; milliseconds since the epoch overflow PostgreSQL's integer): a sync
+      // stores its read only if no later read is stored, so that deliveries arriving at once (a checkout's three or four
+      // events) cannot leave an earlier read last (decision 0074). Null: never synced.
+      await database.schema.alterTable("billing_customer").addColumn("subscriptions_read_at", "text").execute();
+    },
+    async down(database: Kysely<unknown>) {
+      await database.schema.alterTable("billing_customer").dropColumn("subscriptions_read_at").execute();
     },
   },
 };

@@ -224,6 +224,8 @@ export type BillingCustomerTable = {
   provider: "stripe" | "dev";
   customer_id: string;
   created_at: string;
+  /** When the stored subscriptions were read from the provider (the read's start, ISO 8601); null before the first sync. */
+  subscriptions_read_at: string | null;
 };
 
 /**
