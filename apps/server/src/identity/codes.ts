@@ -1,8 +1,13 @@
+import type { Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
-import type { IdentityCodePurpose, IdentityCodeTable } from "../database/schema.ts";
+import type { DatabaseSchema, IdentityCodePurpose, IdentityCodeTable } from "../database/schema.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { constantTimeEquals, createRandomToken, createUserCode, hashSecret, normalizeUserCode } from "./secrets.ts";
 
 export type StoredCode = Pick<IdentityCodeTable, "id" | "purpose" | "user_id" | "email" | "failed_attempts" | "expires_at">;
+
+/** A code typed in a session: `consume` makes a right code single use. */
+type SessionCodeAttempt = { sessionId: string; purpose: IdentityCodePurpose; typedCode: string; now: Date; maximumAttempts: number; consume: boolean };
 
 /** The outcome of checking a code typed by the user. */
 export type CodeCheck =
@@ -19,6 +24,37 @@ export type CodeCheck =
  */
 export function createCodeStore(options: { database: AtelierDatabase; secretKey: string }) {
   const { database, secretKey } = options;
+
+  async function checkSessionCodeWithin(transaction: Transaction<DatabaseSchema>, input: SessionCodeAttempt): Promise<CodeCheck> {
+    const row = await transaction
+      .selectFrom("identity_code")
+      .select(["id", "purpose", "user_id", "email", "failed_attempts", "expires_at", "secret_hash"])
+      .where("session_id", "=", input.sessionId)
+      .where("purpose", "=", input.purpose)
+      .where("consumed_at", "is", null)
+      .executeTakeFirst();
+    if (!row || row.expires_at <= input.now.toISOString() || row.failed_attempts >= input.maximumAttempts) {
+      return { status: "no_process" };
+    }
+    const typedHash = hashSecret(secretKey, input.purpose, normalizeUserCode(input.typedCode));
+    if (!constantTimeEquals(typedHash, row.secret_hash)) {
+      const failedAttempts = Number(row.failed_attempts) + 1;
+      if (failedAttempts >= input.maximumAttempts) {
+        await transaction.deleteFrom("identity_code").where("id", "=", row.id).execute();
+        return { status: "incorrect", attemptsExhausted: true };
+      }
+      await transaction.updateTable("identity_code").set({ failed_attempts: failedAttempts }).where("id", "=", row.id).execute();
+      return { status: "incorrect", attemptsExhausted: false };
+    }
+    if (input.consume) {
+      const result = await transaction.updateTable("identity_code").set({ consumed_at: input.now.toISOString() }).where("id", "=", row.id).where("consumed_at", "is", null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) {
+        return { status: "no_process" };
+      }
+    }
+    const { secret_hash: _secretHash, ...code } = row;
+    return { status: "correct", code };
+  }
 
   return {
     /** Replaces any earlier code of the same purpose in this session; returns the code to mail (`XXXX-XXXX`). */
@@ -62,35 +98,13 @@ export function createCodeStore(options: { database: AtelierDatabase; secretKey:
      * Compares a typed code with the session's pending one. A wrong code counts an attempt; the last allowed wrong
      * attempt deletes the code (the flow is over). `consume` makes a right code single use.
      */
-    async checkSessionCode(input: { sessionId: string; purpose: IdentityCodePurpose; typedCode: string; now: Date; maximumAttempts: number; consume: boolean }): Promise<CodeCheck> {
-      const row = await database
-        .selectFrom("identity_code")
-        .select(["id", "purpose", "user_id", "email", "failed_attempts", "expires_at", "secret_hash"])
-        .where("session_id", "=", input.sessionId)
-        .where("purpose", "=", input.purpose)
-        .where("consumed_at", "is", null)
-        .executeTakeFirst();
-      if (!row || row.expires_at <= input.now.toISOString() || row.failed_attempts >= input.maximumAttempts) {
-        return { status: "no_process" };
-      }
-      const typedHash = hashSecret(secretKey, input.purpose, normalizeUserCode(input.typedCode));
-      if (!constantTimeEquals(typedHash, row.secret_hash)) {
-        const failedAttempts = Number(row.failed_attempts) + 1;
-        if (failedAttempts >= input.maximumAttempts) {
-          await database.deleteFrom("identity_code").where("id", "=", row.id).execute();
-          return { status: "incorrect", attemptsExhausted: true };
-        }
-        await database.updateTable("identity_code").set({ failed_attempts: failedAttempts }).where("id", "=", row.id).execute();
-        return { status: "incorrect", attemptsExhausted: false };
-      }
-      if (input.consume) {
-        const result = await database.updateTable("identity_code").set({ consumed_at: input.now.toISOString() }).where("id", "=", row.id).where("consumed_at", "is", null).executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) {
-          return { status: "no_process" };
-        }
-      }
-      const { secret_hash: _secretHash, ...code } = row;
-      return { status: "correct", code };
+    async checkSessionCode(input: SessionCodeAttempt): Promise<CodeCheck> {
+      // One check at a time per session and purpose, the count read and written in one step: guesses sent at once
+      // would otherwise each read the same count and all be compared (decision 0073).
+      return database.transaction().execute(async (transaction) => {
+        await lockForTheRestOfTransaction(transaction, `identity-code:${input.purpose}:${input.sessionId}`);
+        return checkSessionCodeWithin(transaction, input);
+      });
     },
 
     async deleteSessionCodes(sessionId: string, purpose: IdentityCodePurpose): Promise<void> {

@@ -100,6 +100,22 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
     return rows.map((row) => row.type).sort();
   }
 
+  it("should compare no more second-factor guesses sent at once than the failed sign-in limit allows", async () => {
+    const user = await signedInWithVerifiedAddress();
+    const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
+    expect((await user.post("/account/authenticators/totp", { code: totpCodeAt(secret, clock()) })).status).toBe(200);
+    const guesser = createIdentityTestClient(app, { ip: "198.51.100.41" });
+    expect((await guesser.post("/auth/login", { email: "anna@example.ch", password })).status).toBe(401);
+    const rightCode = totpCodeAt(secret, clock());
+    const wrongCodes = Array.from({ length: 20 }, (_, index) => String((Number(rightCode) + 1 + index) % 1_000_000).padStart(6, "0"));
+
+    const answers = await Promise.all(wrongCodes.map((code) => guesser.post("/auth/2fa/authenticate", { code })));
+
+    const codes = answers.map((answer) => answer.body.errors?.[0]?.code);
+    expect(codes.filter((code) => code === "incorrect_code")).toHaveLength(5);
+    expect(codes.filter((code) => code === "too_many_login_attempts")).toHaveLength(15);
+  });
+
   it("should activate TOTP once, answer the others 409 and make one set of recovery codes", async () => {
     const user = await signedInWithVerifiedAddress();
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
@@ -140,5 +156,33 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
       expect(answer.body).toMatchObject({ status: 400, errors: [{ code: "incorrect_code", param: "credential" }] });
     }
     expect(await authenticatorTypes()).toEqual(["recovery_codes", "webauthn"]);
+  });
+});
+
+describe.each(testDatabaseEngines)("given a sign-in code guessed on %s by wrong codes sent at once", (engine) => {
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should compare no more guesses than the attempts allow, and refuse the right code after them", async () => {
+    const app = createIdentityTestApp(testDatabase, { clock });
+    const owner = createIdentityTestClient(app, { ip: "198.51.100.60" });
+    expect((await owner.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
+    expect((await owner.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
+    const guesser = createIdentityTestClient(app, { ip: "198.51.100.61" });
+    expect((await guesser.post("/auth/code/request", { email: "anna@example.ch" })).status).toBe(401);
+    const code = await readLastCode(testDatabase.database, "anna@example.ch");
+    const wrongCodes = Array.from({ length: 12 }, (_, index) => `${String.fromCharCode(65 + index).repeat(4)}-WXYZ`).filter((candidate) => candidate !== code);
+
+    const answers = await Promise.all(wrongCodes.map((wrongCode) => guesser.post("/auth/code/confirm", { code: wrongCode })));
+
+    const refusedAsIncorrect = answers.filter((answer) => answer.status === 400 && answer.body.errors?.[0]?.code === "incorrect_code");
+    expect(refusedAsIncorrect).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 409)).toHaveLength(wrongCodes.length - 3);
+    expect((await guesser.post("/auth/code/confirm", { code })).status).toBe(409);
+    expect((await guesser.get("/auth/session")).status).toBe(401);
   });
 });
