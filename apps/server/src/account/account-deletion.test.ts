@@ -88,6 +88,21 @@ describe.each(testDatabaseEngines)("given a user who deletes their account, on %
     expect(await again.signUp("anna@example.ch")).not.toBe(annaId);
   });
 
+  it("should delete the account once and mail once when the deletion is sent several times at once", async () => {
+    const app = withoutRelayHeadersOnDevelopmentPages(createBillingTestServer(testDatabase, clock));
+    const anna = createStudyTestClient(app);
+    const annaId = await anna.signUp("anna@example.ch");
+    await anna.upload({ name: "Morgontåget" });
+    expect((await anna.post("/_allauth/browser/v1/auth/reauthenticate", { password })).status).toBe(200);
+
+    const answers = await Promise.all([1, 2, 3].map(() => anna.delete("/api/account/")));
+
+    expect(answers.map((answer) => answer.status)).toEqual([204, 204, 204]);
+    expect(await testDatabase.database.selectFrom("identity_user").select("id").where("id", "=", annaId).execute()).toEqual([]);
+    const mails = await testDatabase.database.selectFrom("outbox_mail").select("subject").where("to_address", "=", "anna@example.ch").where("subject", "=", "Your Atelier account was deleted").execute();
+    expect(mails).toHaveLength(1);
+  });
+
   it("should delete nothing when the billing provider cannot be reached, and say so", async () => {
     const unreachable: BillingProvider = {
       name: "dev",

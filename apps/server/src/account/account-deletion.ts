@@ -12,14 +12,15 @@ export const signInToDeleteAccountMessage = "Please sign in to delete your accou
  * pairs elsewhere, their sessions (every device is signed out), codes, second factors, third-party links, e-mail
  * addresses and security events, and the user. Billing records stay: they are transaction records that Swiss tax
  * rules keep about 10 years (privacy policy §5), and they hold no address. The same locks as uploads and ratings,
- * so that no upload or rating of this user lands half-way.
+ * so that no upload or rating of this user lands half-way. Answers whether the user was there to delete (a deletion
+ * sent twice at once finds it gone the second time).
  *
  * @example
  * await deleteAccount(database, user.id);
  */
-export async function deleteAccount(database: AtelierDatabase, userId: string): Promise<void> {
+export async function deleteAccount(database: AtelierDatabase, userId: string): Promise<boolean> {
   const learnerKey = `user:${userId}`;
-  await database.transaction().execute(async (transaction) => {
+  return database.transaction().execute(async (transaction) => {
     await lockForTheRestOfTransaction(transaction, `private-decks:${userId}`);
     await lockForTheRestOfTransaction(transaction, `study-progress:${learnerKey}`);
     const ownGroups = transaction.selectFrom("subtitle_group").select("id").where("owner_id", "=", userId);
@@ -35,7 +36,8 @@ export async function deleteAccount(database: AtelierDatabase, userId: string): 
     await transaction.deleteFrom("identity_social_account").where("user_id", "=", userId).execute();
     await transaction.deleteFrom("account_security_event").where("user_id", "=", userId).execute();
     await transaction.deleteFrom("identity_email_address").where("user_id", "=", userId).execute();
-    await transaction.deleteFrom("identity_user").where("id", "=", userId).execute();
+    const deletedUser = await transaction.deleteFrom("identity_user").where("id", "=", userId).executeTakeFirst();
+    return Number(deletedUser.numDeletedRows) === 1;
   });
 }
 

@@ -52,10 +52,10 @@ export function createAccountRoutes(options: AccountRoutesOptions) {
       return c.json(reauthentication.body, 401);
     }
     await options.cancelSubscriptions(user.id);
-    await deleteAccount(database, user.id);
+    const deleted = await deleteAccount(database, user.id);
     deleteCookie(c, sessionCookieName, { path: "/", secure: options.secureCookies });
     deleteCookie(c, signedInHintCookieName, { path: "/", secure: options.secureCookies });
-    if (user.email) await sendAccountDeletedMail(mailer, user.email);
+    if (deleted && user.email) await sendAccountDeletedMail(mailer, user.email);
     return c.body(null, 204);
   });
 
