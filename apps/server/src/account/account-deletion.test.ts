@@ -5,7 +5,8 @@ import type { BillingProvider } from "../billing/billing-provider.ts";
 import { developmentPriceId } from "../billing/plans.ts";
 import type { DatabaseEngine } from "../database/open-database.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { createStudyTestClient } from "../study/testing/study-test-client.ts";
+import { testOrigin } from "../identity/testing/identity-test-client.ts";
+import { createStudyTestClient, englishFixture, swedishFixture } from "../study/testing/study-test-client.ts";
 import { signInToDeleteAccountMessage } from "./account-deletion.ts";
 
 let testDatabase: TestDatabase;
@@ -101,6 +102,59 @@ describe.each(testDatabaseEngines)("given a user who deletes their account, on %
     expect(await testDatabase.database.selectFrom("identity_user").select("id").where("id", "=", annaId).execute()).toEqual([]);
     const mails = await testDatabase.database.selectFrom("outbox_mail").select("subject").where("to_address", "=", "anna@example.ch").where("subject", "=", "Your Atelier account was deleted").execute();
     expect(mails).toHaveLength(1);
+  });
+
+  it("should refuse an upload whose account was deleted while its files were read, leaving no group behind", async () => {
+    const app = withoutRelayHeadersOnDevelopmentPages(createBillingTestServer(testDatabase, clock));
+    const anna = createStudyTestClient(app);
+    const annaId = await anna.signUp("anna@example.ch");
+    expect((await anna.post("/_allauth/browser/v1/auth/reauthenticate", { password })).status).toBe(200);
+    const form = new FormData();
+    form.append("english", new File([englishFixture], "Morgontåget.en.xml", { type: "text/xml" }));
+    form.append("swedish", new File([swedishFixture], "Morgontåget.sv.xml", { type: "text/xml" }));
+    form.append("is_public", "true");
+    const formRequest = new Request(testOrigin, { method: "POST", body: form });
+    const formBytes = new Uint8Array(await formRequest.arrayBuffer());
+    // The body's first half when the server asks for it (it has checked the session then), a pause in which the
+    // account is deleted, then the rest.
+    let serverIsReading = () => {};
+    const serverReads = new Promise<void>((resolve) => (serverIsReading = resolve));
+    let sendTheRest = () => {};
+    const restMaySend = new Promise<void>((resolve) => (sendTheRest = resolve));
+    let halvesSent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          halvesSent += 1;
+          if (halvesSent === 1) {
+            serverIsReading();
+            controller.enqueue(formBytes.slice(0, formBytes.length / 2));
+            return;
+          }
+          await restMaySend;
+          controller.enqueue(formBytes.slice(formBytes.length / 2));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const cookieHeader = [...anna.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const uploading = app.request("/api/upload-subtitles/", {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { Cookie: cookieHeader, Origin: testOrigin, "X-CSRFToken": anna.cookies.get("csrftoken") ?? "", "Content-Type": formRequest.headers.get("content-type") ?? "", "Content-Length": String(formBytes.length), "X-Forwarded-For": "198.51.100.77" },
+    } as RequestInit);
+
+    await serverReads;
+    expect((await anna.delete("/api/account/")).status).toBe(204);
+    sendTheRest();
+    const upload = await uploading;
+
+    expect(upload.status).toBe(401);
+    expect(await upload.json()).toEqual({ error: "Please sign in to upload subtitles." });
+    expect(await testDatabase.database.selectFrom("subtitle_group").select("id").where("owner_id", "=", annaId).execute()).toEqual([]);
+    expect(await testDatabase.database.selectFrom("subtitle_pair").select("id").execute()).toEqual([]);
   });
 
   it("should delete nothing when the billing provider cannot be reached, and say so", async () => {

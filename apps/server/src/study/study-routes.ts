@@ -33,6 +33,7 @@ import {
   listPairs,
   listVisibleGroups,
   updateGroup,
+  userStillExists,
   writeProgress,
   type SubtitleGroupRow,
 } from "./study-store.ts";
@@ -41,6 +42,7 @@ import { jsonBody, markStudiedBodySchema, markStudiedExample, queryOf, ratingBod
 
 export const groupNotFoundMessage = "This subtitle group does not exist.";
 export const ownerOnlyMessage = "Only the owner of this group can do that.";
+export const signInToUploadMessage = "Please sign in to upload subtitles.";
 export { anonymousLimitMessage, pairNotFoundMessage, studyApiRateLimit } from "./rating-answer.ts";
 /** Uploads per user: each costs two parses and an alignment. */
 export const uploadRateLimit = { maximumRequests: 10, windowMilliseconds: 10 * 60_000 };
@@ -153,7 +155,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   app.post("/upload-subtitles/", async (c) => {
     const user = await getAuthenticatedUser(c);
     if (!user) {
-      throw new HttpError(401, "Please sign in to upload subtitles.");
+      throw new HttpError(401, signInToUploadMessage);
     }
     // Checked before the body is read: a refused upload costs no parse and no alignment.
     const decision = await uploadLimiter.registerRequest(`user:${user.id}`);
@@ -175,9 +177,12 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       { id: crypto.randomUUID(), ownerId: user.id, name: upload.name, isPublic: upload.isPublic, report: upload.report, createdAt: clock().toISOString() },
       upload.pairs,
       async (transaction) => {
-        if (upload.isPublic) return;
-        // Again under the owner's lock: two private uploads sent at once must not both take the last place.
+        // Under the owner's lock, which the account's deletion takes too: an account deleted while its upload was
+        // aligned is gone here (its group would have no owner), and two private uploads sent at once must not both
+        // take the last place.
         await lockForTheRestOfTransaction(transaction, `private-decks:${user.id}`);
+        if (!(await userStillExists(transaction, user.id))) throw new HttpError(401, signInToUploadMessage);
+        if (upload.isPublic) return;
         assertRoomForAnotherPrivateDeck(entitlements, await countPrivateGroups(transaction, user.id));
       },
     );
