@@ -91,12 +91,12 @@ export async function insertGroupWithPairs(
   });
 }
 
-/** How many private groups the user owns: what a plan's `privateDecks` limits. */
 /** Whether the user is still there (an account deleted while one of its requests ran is not). */
 export async function userStillExists(database: Executor, userId: string): Promise<boolean> {
   return (await database.selectFrom("identity_user").select("id").where("id", "=", userId).executeTakeFirst()) !== undefined;
 }
 
+/** How many private groups the user owns: what a plan's `privateDecks` limits. */
 export async function countPrivateGroups(database: Executor, ownerId: string): Promise<number> {
   const row = await database
     .selectFrom("subtitle_group")
