@@ -6,7 +6,7 @@ import { loginBody, signupBody } from "./handlers/account-handlers.ts";
 import { markPrimaryEmailAddressBody } from "./handlers/email-handlers.ts";
 import { endSessionsBody } from "./handlers/session-handlers.ts";
 import { IdentityInputError } from "./identity-errors.ts";
-import { identityBody, readValidBody, validateIdentityBody } from "./identity-validation.ts";
+import { identityBody, readValidBody, requiredTrimmedTextField, validateIdentityBody } from "./identity-validation.ts";
 import { disconnectProviderAccountBody } from "./providers/provider-handlers.ts";
 import { createIdentityTestClient } from "./testing/identity-test-client.ts";
 import { createIdentityTestApp } from "./testing/test-app.ts";
@@ -57,13 +57,23 @@ describe("given the identity service's body schemas", () => {
     expect(errors).toEqual([{ message: "Enter a valid email address.", code: "invalid", param: "email" }]);
   });
 
-  it("should read a field that is not text as empty", async () => {
-    const errors = await refusalOf(loginBody, { email: 42, password: ["secret"] });
-
-    expect(errors.map((error) => [error.code, error.param])).toEqual([
-      ["required", "email"],
+  it("should read a value that is not text as Django's form does: its text, or empty when null or an empty list", async () => {
+    expect((await refusalOf(loginBody, { email: 42, password: [] })).map((error) => [error.code, error.param])).toEqual([
+      ["invalid", "email"],
       ["required", "password"],
     ]);
+    expect((await refusalOf(loginBody, { email: ["ada@example.com"], password: null })).map((error) => [error.code, error.param])).toEqual([
+      ["invalid", "email"],
+      ["required", "password"],
+    ]);
+    expect(await validateIdentityBody(loginBody, { email: "ada@example.com", password: 12345678 })).toEqual({ email: "ada@example.com", password: "12345678" });
+    expect(await validateIdentityBody(loginBody, { email: "ada@example.com", password: false })).toEqual({ email: "ada@example.com", password: "False" });
+  });
+
+  it("should read a TOTP code sent as a number as its digits", async () => {
+    expect(await validateIdentityBody(identityBody({ code: requiredTrimmedTextField }), { code: 123456 })).toEqual({ code: "123456" });
+    expect(await validateIdentityBody(identityBody({ code: requiredTrimmedTextField }), { code: JSON.parse("1e400") as number })).toEqual({ code: "inf" });
+    expect((await refusalOf(identityBody({ code: requiredTrimmedTextField }), { code: {} })).map((error) => error.code)).toEqual(["required"]);
   });
 
   it("should list every rule a new password breaks", async () => {

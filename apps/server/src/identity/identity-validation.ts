@@ -17,11 +17,25 @@ function isFilled(value: string): boolean {
   return value !== "";
 }
 
-/** A field read as text: a missing value, or one that is not a string, reads as "" (allauth's form sees it empty). */
-export const textField = v.pipe(
-  v.optional(v.unknown(), ""),
-  v.transform((value): string => (typeof value === "string" ? value : "")),
-);
+/**
+ * A JSON value as allauth's Django form field reads it (`CharField.to_python`): a missing value, null and an empty list or
+ * object are empty; anything else is its text, as Python's `str` writes it, so that a TOTP code sent as the number
+ * 123456 is the code "123456" and the e-mail 42 is "42", an invalid address rather than a missing one. Lists and objects
+ * that are not empty read as their JSON (Python would write its own repr): no field takes one, and either text is as
+ * wrong as the other.
+ */
+export function formTextOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : value > 0 ? "inf" : "-inf";
+  if (Array.isArray(value)) return value.length === 0 ? "" : JSON.stringify(value);
+  if (typeof value === "object") return Object.keys(value).length === 0 ? "" : JSON.stringify(value);
+  return "";
+}
+
+/** A field read as text (`formTextOf`). */
+export const textField = v.pipe(v.optional(v.unknown(), ""), v.transform(formTextOf));
 
 /** Text that may not be empty: `required`. Kept as sent (a password of spaces is a password). */
 export const requiredTextField = v.pipe(textField, v.check(isFilled, requiredCode));
