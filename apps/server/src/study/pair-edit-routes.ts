@@ -78,7 +78,13 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
   app.post("/subtitle-pairs/:id/hide/", async (c) => {
     const learner = await learnerOf(c);
     const { pair } = await loadVisiblePair(c.req.param("id") ?? "", learner);
-    await database.transaction().execute((transaction) => hidePairForLearner(transaction, learner.key, pair, clock().toISOString()));
+    // Under the group's lock, as the owner's edits: a merge removes the hidden rows of the pair it absorbs before the
+    // pair itself, and a hide between the two deadlocked with it on PostgreSQL.
+    const hidden = await database.transaction().execute(async (transaction) => {
+      await lockForTheRestOfTransaction(transaction, `subtitle-group:${pair.group_id}`);
+      return hidePairForLearner(transaction, learner.key, pair, clock().toISOString());
+    });
+    if (!hidden) throw new HttpError(404, pairNotFoundMessage);
     return c.json({ hidden: true });
   });
 

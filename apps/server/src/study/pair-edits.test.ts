@@ -117,6 +117,27 @@ describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, o
     expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(after.length);
   });
 
+  it("should answer 404, never 500, to hides of a pair its owner merges away or deletes at the same moment", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const pairs = (await statsOf(owner, groupId)).pairs;
+    const learners = [await signedIn("ann@example.ch"), await signedIn("bo@example.ch"), createStudyTestClient(app), createStudyTestClient(app)];
+    const hides: Promise<{ status: number }>[] = [];
+    const edits: Promise<{ status: number }>[] = [];
+    for (const index of [0, 3, 6, 9]) {
+      const absorbed = pairs[index + 1]?.id;
+      edits.push(owner.post(`/api/subtitle-pairs/${pairs[index]?.id}/merge-next/`), owner.delete(`/api/subtitle-pairs/${pairs[index + 2]?.id}/`));
+      for (const learner of learners) hides.push(learner.post(`/api/subtitle-pairs/${absorbed}/hide/`), learner.post(`/api/subtitle-pairs/${pairs[index + 2]?.id}/hide/`));
+    }
+    const [hideAnswers, editAnswers] = await Promise.all([Promise.all(hides), Promise.all(edits)]);
+
+    expect(editAnswers.map((answer) => answer.status)).toEqual([200, 204, 200, 204, 200, 204, 200, 204]);
+    expect(hideAnswers.map((answer) => answer.status).filter((status) => status !== 200 && status !== 404)).toEqual([]);
+    // Every pair the merges absorbed or the owner deleted is gone, and with it every learner's hiding of it.
+    for (const learner of learners) expect((await statsOf(learner, groupId)).hidden_pairs).toEqual([]);
+    expect((await statsOf(owner, groupId)).total).toBe(pairs.length - 8);
+  });
+
   it("should let a learner of someone else's public group hide a pair for themselves only, and show it again", async () => {
     const owner = await signedIn("owner@example.ch");
     const groupId = await uploadGroup(owner);

@@ -1,5 +1,5 @@
 import { splitIntoSentencePieces } from "@atelier/subtitles";
-import { sql, type Transaction } from "kysely";
+import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { DatabaseSchema } from "../database/schema.ts";
 import { RequestValidationError } from "../http/http-errors.ts";
 
@@ -151,12 +151,22 @@ export async function splitPair(transaction: Executor, pair: EditablePair, point
   return [{ ...pair, ...first }, secondPair];
 }
 
-export async function hidePairForLearner(transaction: Executor, learnerKey: string, pair: { id: string; group_id: string }, now: string): Promise<void> {
+/**
+ * Hides the pair from the learner's study, if the pair still exists: answers false when the owner merged it away or
+ * deleted it (or its group) since the route found it. On PostgreSQL the pair's row is held with the lock its foreign key
+ * check takes (`for key share`) until the transaction ends, so a deletion that comes after waits and then removes the
+ * hidden row with the pair, and one that came before leaves nothing to hide; SQLite runs one transaction at a time.
+ */
+export async function hidePairForLearner(transaction: Executor, learnerKey: string, pair: { id: string; group_id: string }, now: string): Promise<boolean> {
+  const stillThere = transaction.selectFrom("subtitle_pair").select("id").where("id", "=", pair.id);
+  const held = await (transaction.getExecutor().adapter instanceof PostgresAdapter ? stillThere.forKeyShare() : stillThere).executeTakeFirst();
+  if (held === undefined) return false;
   await transaction
     .insertInto("study_hidden_pair")
     .values({ learner_key: learnerKey, pair_id: pair.id, group_id: pair.group_id, hidden_at: now })
     .onConflict((conflict) => conflict.columns(["learner_key", "pair_id"]).doNothing())
     .execute();
+  return true;
 }
 
 export async function showPairForLearner(transaction: Executor, learnerKey: string, pairId: string): Promise<void> {
