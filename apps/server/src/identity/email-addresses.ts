@@ -1,5 +1,7 @@
 import * as v from "valibot";
+import type { Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import type { DatabaseSchema } from "../database/schema.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 
 export type EmailAddress = { email: string; verified: boolean; primary: boolean };
@@ -87,10 +89,30 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
     return toUserAccount(user, await listEmailAddresses(user.id));
   }
 
-  async function setPrimaryEmail(userId: string, email: string): Promise<void> {
-    await database.transaction().execute(async (transaction) => {
-      await transaction.updateTable("identity_email_address").set({ is_primary: 0 }).where("user_id", "=", userId).execute();
-      await transaction.updateTable("identity_email_address").set({ is_primary: 1 }).where("user_id", "=", userId).where("email", "=", normalizeEmail(email)).execute();
+  /**
+   * Runs `change` on the user's addresses alone: requests sent at once (marking one primary while removing it, in two
+   * tabs) are checked and written one after the other, so that the user always keeps exactly one primary address.
+   */
+  function changeAddressesOf<Result>(userId: string, change: (transaction: Transaction<DatabaseSchema>) => Promise<Result>): Promise<Result> {
+    return database.transaction().execute(async (transaction) => {
+      await lockForTheRestOfTransaction(transaction, `identity-addresses:${userId}`);
+      return change(transaction);
+    });
+  }
+
+  async function makePrimary(transaction: Transaction<DatabaseSchema>, userId: string, email: string): Promise<void> {
+    await transaction.updateTable("identity_email_address").set({ is_primary: 0 }).where("user_id", "=", userId).execute();
+    await transaction.updateTable("identity_email_address").set({ is_primary: 1 }).where("user_id", "=", userId).where("email", "=", email).execute();
+  }
+
+  /** Makes the address the user's primary one; false, changing nothing, when it is no longer theirs (removed meanwhile). */
+  async function setPrimaryEmail(userId: string, email: string): Promise<boolean> {
+    const normalized = normalizeEmail(email);
+    return changeAddressesOf(userId, async (transaction) => {
+      const address = await transaction.selectFrom("identity_email_address").select("id").where("user_id", "=", userId).where("email", "=", normalized).executeTakeFirst();
+      if (address === undefined) return false;
+      await makePrimary(transaction, userId, normalized);
+      return true;
     });
   }
 
@@ -159,16 +181,27 @@ export function createAccountStore(options: { database: AtelierDatabase }) {
     /** Marks an address verified; it becomes primary when the user has no verified primary address yet. */
     async markEmailVerified(userId: string, email: string): Promise<void> {
       const normalized = normalizeEmail(email);
-      await database.updateTable("identity_email_address").set({ verified: 1 }).where("user_id", "=", userId).where("email", "=", normalized).execute();
-      const addresses = await listEmailAddresses(userId);
-      const primary = addresses.find((address) => address.primary);
-      if (!primary || !primary.verified) {
-        await setPrimaryEmail(userId, normalized);
-      }
+      await changeAddressesOf(userId, async (transaction) => {
+        const verified = await transaction.updateTable("identity_email_address").set({ verified: 1 }).where("user_id", "=", userId).where("email", "=", normalized).executeTakeFirst();
+        if (Number(verified.numUpdatedRows) === 0) return;
+        const primary = await transaction.selectFrom("identity_email_address").select("verified").where("user_id", "=", userId).where("is_primary", "=", 1).executeTakeFirst();
+        if (primary === undefined || Number(primary.verified) !== 1) await makePrimary(transaction, userId, normalized);
+      });
     },
 
-    async removeEmailAddress(userId: string, email: string): Promise<void> {
-      await database.deleteFrom("identity_email_address").where("user_id", "=", userId).where("email", "=", normalizeEmail(email)).execute();
+    /**
+     * Removes one of the user's addresses unless it is their primary one: `primary` when it is (it may have become so
+     * since the caller looked), `gone` when it was removed meanwhile.
+     */
+    async removeEmailAddress(userId: string, email: string): Promise<"removed" | "primary" | "gone"> {
+      const normalized = normalizeEmail(email);
+      return changeAddressesOf(userId, async (transaction) => {
+        const address = await transaction.selectFrom("identity_email_address").select("is_primary").where("user_id", "=", userId).where("email", "=", normalized).executeTakeFirst();
+        if (address === undefined) return "gone";
+        if (Number(address.is_primary) === 1) return "primary";
+        await transaction.deleteFrom("identity_email_address").where("user_id", "=", userId).where("email", "=", normalized).execute();
+        return "removed";
+      });
     },
 
     async setPasswordHash(userId: string, passwordHash: string): Promise<void> {

@@ -186,3 +186,56 @@ describe.each(testDatabaseEngines)("given a sign-in code guessed on %s by wrong 
     expect((await guesser.get("/auth/session")).status).toBe(401);
   });
 });
+
+describe.each(testDatabaseEngines)("given a user's addresses changed on %s by requests sent at once", (engine) => {
+  let app: ReturnType<typeof createIdentityTestApp>;
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    app = createIdentityTestApp(testDatabase, { clock });
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  async function signedInWithThreeVerifiedAddresses() {
+    const user = createIdentityTestClient(app, { ip: "198.51.100.50" });
+    expect((await user.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
+    expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
+    expect((await user.post("/auth/reauthenticate", { password })).status).toBe(200);
+    for (const email of ["anna.b@example.ch", "anna.c@example.ch"]) {
+      expect((await user.post("/account/email", { email })).status).toBe(200);
+      expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, email) })).status).toBe(200);
+    }
+    return user;
+  }
+
+  async function primaryAddresses() {
+    const rows = await testDatabase.database.selectFrom("identity_email_address").select("email").where("is_primary", "=", 1).execute();
+    return rows.map((row) => row.email);
+  }
+
+  it("should keep exactly one primary address when an address is made primary and removed at once, in either order", async () => {
+    const user = await signedInWithThreeVerifiedAddresses();
+
+    const [madeBPrimary, removedB, removedC, madeCPrimary] = await Promise.all([
+      user.patch("/account/email", { email: "anna.b@example.ch", primary: true }),
+      user.delete("/account/email", { email: "anna.b@example.ch" }),
+      user.delete("/account/email", { email: "anna.c@example.ch" }),
+      user.patch("/account/email", { email: "anna.c@example.ch", primary: true }),
+    ]);
+
+    // Each address's two requests are answered as one after the other would be, whichever ran first: made primary and
+    // then not removable, or removed and then unknown.
+    const outcomeOf = (madePrimary: typeof madeBPrimary, removed: typeof removedB) =>
+      madePrimary.status === 200 ? ["primary", removed.body.errors?.[0]?.code] : ["removed", removed.status, madePrimary.body.errors?.[0]?.code];
+    const outcomes = [outcomeOf(madeBPrimary, removedB), outcomeOf(madeCPrimary, removedC)];
+    for (const outcome of outcomes) expect([["primary", "cannot_remove_primary_email"], ["removed", 200, "unknown_email"]]).toContainEqual(outcome);
+    const primaries = await primaryAddresses();
+    expect(primaries).toHaveLength(1);
+    const listed = (await user.get("/account/email")).body.data as { email: string; primary: boolean }[];
+    expect(listed.filter((address) => address.primary).map((address) => address.email)).toEqual(primaries);
+    const kept = ["anna@example.ch", ...["anna.b@example.ch", "anna.c@example.ch"].filter((_, index) => outcomes[index]?.[0] === "primary")];
+    expect(listed.map((address) => address.email).sort()).toEqual(kept.sort());
+    if (outcomes.every((outcome) => outcome[0] === "removed")) expect(primaries).toEqual(["anna@example.ch"]);
+  });
+});

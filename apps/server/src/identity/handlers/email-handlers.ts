@@ -180,7 +180,9 @@ export async function markPrimaryEmailAddress(deps: IdentityDependencies, reques
   if (!address.verified) {
     throw new IdentityInputError([errorItem("unverified_primary_email", "email")]);
   }
-  await accounts.setPrimaryEmail(account.id, email);
+  if (!(await accounts.setPrimaryEmail(account.id, email))) {
+    throw new IdentityInputError([errorItem("unknown_email", "email")]);
+  }
   await reportSecurityEvent(deps, request, account, "email_made_primary", { detail: email });
   return dataResult(await accounts.listEmailAddresses(account.id));
 }
@@ -192,10 +194,14 @@ export async function removeEmailAddress(deps: IdentityDependencies, request: Id
   await consumeOr429(deps, "manage_email", { ip: request.ip, user: account.id });
   const { email: address } = await readValidBody(request, ownEmailAddressBody(account.emailAddresses));
   const { email } = address;
-  if (address.primary) {
+  // The address as the request found it, then as it is under the user's lock (another tab may have made it primary).
+  const removal = address.primary ? "primary" : await accounts.removeEmailAddress(account.id, email);
+  if (removal === "primary") {
     throw new IdentityInputError([errorItem("cannot_remove_primary_email", "email")]);
   }
-  await accounts.removeEmailAddress(account.id, email);
+  if (removal === "gone") {
+    throw new IdentityInputError([errorItem("unknown_email", "email")]);
+  }
   await reportSecurityEvent(deps, request, account, "email_removed", { detail: email });
   const session = request.session as SessionState;
   const pendingCode = await codes.findSessionCode(session.id, "email_verification", request.now);
