@@ -301,15 +301,16 @@ export async function disconnectProviderAccount(deps: IdentityDependencies, requ
   if (!target) {
     throw new IdentityInputError([errorItem("account_not_found")]);
   }
-  if (own.length === 1) {
-    if (account.passwordHash === null) {
-      throw new IdentityInputError([errorItem("no_password")]);
-    }
-    if (settings.emailVerification === "mandatory" && !account.emailAddresses.some((address) => address.verified)) {
-      throw new IdentityInputError([errorItem("no_verified_email")]);
-    }
+  // Why the last third-party account may not go, if it may not; the store checks under the user's lock that it is not the last.
+  const keepTheLastBecause =
+    account.passwordHash === null ? "no_password" : settings.emailVerification === "mandatory" && !account.emailAddresses.some((address) => address.verified) ? "no_verified_email" : null;
+  const outcome = await socialAccounts.disconnect(account.id, target.id, { keepTheLast: keepTheLastBecause !== null });
+  if (outcome === "last" && keepTheLastBecause !== null) {
+    throw new IdentityInputError([errorItem(keepTheLastBecause)]);
   }
-  await socialAccounts.disconnect(target.id);
+  if (outcome === "gone") {
+    throw new IdentityInputError([errorItem("account_not_found")]);
+  }
   await reportSecurityEvent(deps, request, account, "third_party_account_disconnected", { detail: describeConnected(deps, target).provider.name });
   return dataResult(await connectedAccountsOf(deps, account.id));
 }

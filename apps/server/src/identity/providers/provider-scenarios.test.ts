@@ -212,6 +212,19 @@ describe.each(testDatabaseEngines)("given the identity service on %s with the lo
     expect(await socialAccountRows()).toHaveLength(1);
   });
 
+  it("should keep the last of two third-party accounts of a user without a password when both are disconnected at once", async () => {
+    const browser = createIdentityTestClient(createApp());
+    await signInWithProvider(browser, { accountId: "ada", preset: true });
+    await signInWithProvider(browser, { accountId: "linus", preset: true }, { process: "connect", callback: "/account/providers" });
+    expect(await socialAccountRows()).toHaveLength(2);
+
+    const answers = await Promise.all([browser.delete("/account/providers", { provider: "local", account: "ada" }), browser.delete("/account/providers", { provider: "local", account: "linus" })]);
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)?.body.errors).toEqual([{ message: "Your account has no password set up.", code: "no_password" }]);
+    expect(await socialAccountRows()).toHaveLength(1);
+  });
+
   it("should ask a user whose sign-in is old to confirm it before connecting or disconnecting", async () => {
     const browser = createIdentityTestClient(createApp());
     await signUpWithPassword(browser, "painter@example.test", { verify: true });

@@ -1,4 +1,5 @@
 import type { AtelierDatabase } from "../../database/open-database.ts";
+import { lockForTheRestOfTransaction } from "../../database/transaction-lock.ts";
 import type { ProviderProfile } from "./social-providers.ts";
 
 export type SocialAccount = { id: string; userId: string; provider: string; uid: string; display: string; createdAt: string; lastLoginAt: string };
@@ -68,8 +69,20 @@ export function createSocialAccountStore(options: { database: AtelierDatabase })
         .execute();
     },
 
-    async disconnect(socialAccountId: string): Promise<void> {
-      await database.deleteFrom("identity_social_account").where("id", "=", socialAccountId).execute();
+    /**
+     * Disconnects one of the user's third-party accounts: `last`, disconnecting nothing, when `keepTheLast` and it is
+     * their only one (it may have become so since the caller looked: two disconnections sent at once); `gone` when it
+     * was disconnected meanwhile.
+     */
+    async disconnect(userId: string, socialAccountId: string, options: { keepTheLast: boolean }): Promise<"disconnected" | "last" | "gone"> {
+      return database.transaction().execute(async (transaction) => {
+        await lockForTheRestOfTransaction(transaction, `identity-social-accounts:${userId}`);
+        const own = await transaction.selectFrom("identity_social_account").select("id").where("user_id", "=", userId).execute();
+        if (!own.some((row) => row.id === socialAccountId)) return "gone";
+        if (options.keepTheLast && own.length === 1) return "last";
+        await transaction.deleteFrom("identity_social_account").where("id", "=", socialAccountId).execute();
+        return "disconnected";
+      });
     },
   };
 }
