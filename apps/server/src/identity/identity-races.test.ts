@@ -77,6 +77,15 @@ describe.each(testDatabaseEngines)("given one address added to an account on %s 
   });
 });
 
+/** A user signed up (verification mandatory), their address verified and their sign-in recent, from `ip`. */
+async function signedInWithVerifiedAddress(app: ReturnType<typeof createIdentityTestApp>, ip: string) {
+  const user = createIdentityTestClient(app, { ip });
+  expect((await user.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
+  expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
+  expect((await user.post("/auth/reauthenticate", { password })).status).toBe(200);
+  return user;
+}
+
 describe.each(testDatabaseEngines)("given second factors added on %s by requests sent at once", (engine) => {
   let app: ReturnType<typeof createIdentityTestApp>;
   beforeEach(async () => {
@@ -87,13 +96,6 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
     await testDatabase.destroy();
   });
 
-  async function signedInWithVerifiedAddress() {
-    const user = createIdentityTestClient(app, { ip: "198.51.100.40" });
-    expect((await user.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
-    expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
-    expect((await user.post("/auth/reauthenticate", { password })).status).toBe(200);
-    return user;
-  }
 
   async function authenticatorTypes() {
     const rows = await testDatabase.database.selectFrom("identity_authenticator").select("type").execute();
@@ -101,7 +103,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   }
 
   it("should compare no more second-factor guesses sent at once than the failed sign-in limit allows", async () => {
-    const user = await signedInWithVerifiedAddress();
+    const user = await signedInWithVerifiedAddress(app, "198.51.100.40");
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
     expect((await user.post("/account/authenticators/totp", { code: totpCodeAt(secret, clock()) })).status).toBe(200);
     const guesser = createIdentityTestClient(app, { ip: "198.51.100.41" });
@@ -117,7 +119,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   });
 
   it("should activate TOTP once, answer the others 409 and make one set of recovery codes", async () => {
-    const user = await signedInWithVerifiedAddress();
+    const user = await signedInWithVerifiedAddress(app, "198.51.100.40");
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
     const code = totpCodeAt(secret, clock());
 
@@ -131,7 +133,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   });
 
   it("should keep the recovery codes while a factor is left, when TOTP is removed as a security key is added", async () => {
-    const user = await signedInWithVerifiedAddress();
+    const user = await signedInWithVerifiedAddress(app, "198.51.100.40");
     const secret = (await user.get("/account/authenticators/totp")).body.meta.secret as string;
     const code = totpCodeAt(secret, clock());
     expect((await user.post("/account/authenticators/totp", { code })).status).toBe(200);
@@ -145,7 +147,7 @@ describe.each(testDatabaseEngines)("given second factors added on %s by requests
   });
 
   it("should register a security key's credential once and refuse it again", async () => {
-    const user = await signedInWithVerifiedAddress();
+    const user = await signedInWithVerifiedAddress(app, "198.51.100.40");
     const creation = await user.get("/account/authenticators/webauthn");
     const credential = createSoftwareAuthenticator().register(creation.body.data.creation_options.publicKey, { origin: testOrigin });
 
@@ -198,10 +200,7 @@ describe.each(testDatabaseEngines)("given a user's addresses changed on %s by re
   });
 
   async function signedInWithThreeVerifiedAddresses() {
-    const user = createIdentityTestClient(app, { ip: "198.51.100.50" });
-    expect((await user.post("/auth/signup", { email: "anna@example.ch", password })).status).toBe(401);
-    expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, "anna@example.ch") })).status).toBe(200);
-    expect((await user.post("/auth/reauthenticate", { password })).status).toBe(200);
+    const user = await signedInWithVerifiedAddress(app, "198.51.100.50");
     for (const email of ["anna.b@example.ch", "anna.c@example.ch"]) {
       expect((await user.post("/account/email", { email })).status).toBe(200);
       expect((await user.post("/auth/email/verify", { key: await readLastCode(testDatabase.database, email) })).status).toBe(200);
@@ -216,26 +215,25 @@ describe.each(testDatabaseEngines)("given a user's addresses changed on %s by re
 
   it("should keep exactly one primary address when an address is made primary and removed at once, in either order", async () => {
     const user = await signedInWithThreeVerifiedAddresses();
+    let kept = ["anna@example.ch", "anna.b@example.ch", "anna.c@example.ch"];
+    let primary = "anna@example.ch";
 
-    const [madeBPrimary, removedB, removedC, madeCPrimary] = await Promise.all([
-      user.patch("/account/email", { email: "anna.b@example.ch", primary: true }),
-      user.delete("/account/email", { email: "anna.b@example.ch" }),
-      user.delete("/account/email", { email: "anna.c@example.ch" }),
-      user.patch("/account/email", { email: "anna.c@example.ch", primary: true }),
-    ]);
+    for (const [email, sentFirst] of [["anna.b@example.ch", "make primary"], ["anna.c@example.ch", "remove"]] as const) {
+      const makePrimary = () => user.patch("/account/email", { email, primary: true });
+      const remove = () => user.delete("/account/email", { email });
+      const [madePrimary, removed] = sentFirst === "make primary" ? await Promise.all([makePrimary(), remove()]) : (await Promise.all([remove(), makePrimary()])).reverse();
 
-    // Each address's two requests are answered as one after the other would be, whichever ran first: made primary and
-    // then not removable, or removed and then unknown.
-    const outcomeOf = (madePrimary: typeof madeBPrimary, removed: typeof removedB) =>
-      madePrimary.status === 200 ? ["primary", removed.body.errors?.[0]?.code] : ["removed", removed.status, madePrimary.body.errors?.[0]?.code];
-    const outcomes = [outcomeOf(madeBPrimary, removedB), outcomeOf(madeCPrimary, removedC)];
-    for (const outcome of outcomes) expect([["primary", "cannot_remove_primary_email"], ["removed", 200, "unknown_email"]]).toContainEqual(outcome);
-    const primaries = await primaryAddresses();
-    expect(primaries).toHaveLength(1);
-    const listed = (await user.get("/account/email")).body.data as { email: string; primary: boolean }[];
-    expect(listed.filter((address) => address.primary).map((address) => address.email)).toEqual(primaries);
-    const kept = ["anna@example.ch", ...["anna.b@example.ch", "anna.c@example.ch"].filter((_, index) => outcomes[index]?.[0] === "primary")];
-    expect(listed.map((address) => address.email).sort()).toEqual(kept.sort());
-    if (outcomes.every((outcome) => outcome[0] === "removed")) expect(primaries).toEqual(["anna@example.ch"]);
+      // Answered as one after the other would be, whichever ran first: made primary and then not removable, or removed
+      // and then unknown.
+      const outcome = madePrimary?.status === 200 ? ["primary", removed?.body.errors?.[0]?.code] : ["removed", removed?.status, madePrimary?.body.errors?.[0]?.code];
+      expect([["primary", "cannot_remove_primary_email"], ["removed", 200, "unknown_email"]]).toContainEqual(outcome);
+      if (outcome[0] === "primary") primary = email;
+      else kept = kept.filter((address) => address !== email);
+      const primaries = await primaryAddresses();
+      expect(primaries).toEqual([primary]);
+      const listed = (await user.get("/account/email")).body.data as { email: string; primary: boolean }[];
+      expect(listed.filter((address) => address.primary).map((address) => address.email)).toEqual(primaries);
+      expect(listed.map((address) => address.email).sort()).toEqual([...kept].sort());
+    }
   });
 });
