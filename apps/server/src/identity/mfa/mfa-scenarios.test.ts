@@ -47,6 +47,15 @@ async function activateTotp(user: IdentityTestClient): Promise<string> {
   return secret;
 }
 
+/** Anna with TOTP, signed out and in again with her password: the login stopped at the second factor. */
+async function signedInUpToTheSecondFactor(app: App) {
+  const user = await signedIn(app, "anna@example.ch");
+  const secret = await activateTotp(user);
+  await user.delete("/auth/session");
+  const login = await user.post("/auth/login", { email: "anna@example.ch", password });
+  return { user, secret, login };
+}
+
 async function addKey(user: IdentityTestClient, device: ReturnType<typeof createSoftwareAuthenticator>, options: { passwordless?: boolean; name?: string } = {}) {
   const creation = await user.get(`/account/authenticators/webauthn${options.passwordless ? "?passwordless" : ""}`);
   expect(creation.status).toBe(200);
@@ -104,10 +113,7 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
     });
 
     it("should stop a password login at mfa_authenticate, refuse a wrong code and sign in with the next period's code", async () => {
-      const user = await signedIn(app, "anna@example.ch");
-      const secret = await activateTotp(user);
-      await user.delete("/auth/session");
-      const login = await user.post("/auth/login", { email: "anna@example.ch", password });
+      const { user, secret, login } = await signedInUpToTheSecondFactor(app);
       expect(login.body).toEqual({ status: 401, data: { flows: [...initialFlows, { id: "mfa_authenticate", is_pending: true, types: ["recovery_codes", "totp"] }] }, meta: { is_authenticated: false } });
       expect((await user.get("/auth/session")).body).toEqual(login.body);
       expect((await user.get("/account/authenticators")).status).toBe(401);
@@ -125,10 +131,7 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
     });
 
     it("should take a TOTP code sent as a JSON number, as allauth's form reads it (its digits)", async () => {
-      const user = await signedIn(app, "anna@example.ch");
-      const secret = await activateTotp(user);
-      await user.delete("/auth/session");
-      await user.post("/auth/login", { email: "anna@example.ch", password });
+      const { user, secret } = await signedInUpToTheSecondFactor(app);
       advance(30);
       // A number has no leading zero: wait for a period whose code has none.
       while (totpCode(secret).startsWith("0")) advance(30);
@@ -179,10 +182,7 @@ describe.each(testDatabaseEngines)("given the identity service with second facto
     });
 
     it("should count wrong codes toward login_failed: the sixth try within five minutes is too_many_login_attempts", async () => {
-      const user = await signedIn(app, "anna@example.ch");
-      const secret = await activateTotp(user);
-      await user.delete("/auth/session");
-      await user.post("/auth/login", { email: "anna@example.ch", password });
+      const { user, secret } = await signedInUpToTheSecondFactor(app);
       advance(30);
       for (let attempt = 0; attempt < 5; attempt += 1) {
         expect((await user.post("/auth/2fa/authenticate", { code: "99999999" })).body.errors[0].code).toBe("incorrect_code");
