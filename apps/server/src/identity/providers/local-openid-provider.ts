@@ -1,8 +1,9 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Configuration } from "../../config.ts";
 import { logger } from "../../logging/logger.ts";
+import { generateKeyPairOfItsOwn } from "../../security/key-pair-of-its-own.ts";
 
 /** A person the local provider can sign in as; the login page offers these, and any other account id works too. */
 export type LocalOpenIdTestUser = { accountId: string; name: string; email: string | null; emailVerified: boolean; description: string };
@@ -102,7 +103,7 @@ export async function startLocalOpenIdProvider(options: StartLocalOpenIdProvider
     accounts.set(user.accountId, claimsOf(user));
   }
 
-  const signingKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" });
+  const signingKey = generateKeyPairOfItsOwn({ type: "rsa", modulusLength: 2048 }).privateKey.export({ format: "jwk" });
   const provider = new Provider(issuer, {
     clients: [
       {

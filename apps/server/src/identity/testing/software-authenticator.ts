@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { createHash, randomBytes, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairOfItsOwn } from "../../security/key-pair-of-its-own.ts";
 
 /** The subset of CBOR that WebAuthn attestation needs: unsigned/negative integers, byte and text strings, maps. */
 type CborValue = number | string | Uint8Array | Map<CborValue, CborValue> | { [key: string]: CborValue };
@@ -89,7 +90,7 @@ export function createSoftwareAuthenticator() {
 
     /** Answers `navigator.credentials.create()` as `RegistrationResponseJSON`. */
     register(publicKey: JsonOptions, options: { origin: string; challenge?: string; userVerified?: boolean; rpId?: string }) {
-      const { privateKey, publicKey: key } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+      const { privateKey, publicKey: key } = generateKeyPairOfItsOwn({ type: "ec", namedCurve: "P-256" });
       const id = randomBytes(16);
       const rpId = options.rpId ?? publicKey.rp?.id ?? "localhost";
       const credential: SoftwareCredential = { id, privateKey, publicKey: key, rpId, userHandle: publicKey.user?.id ?? "", signCount: 0 };
