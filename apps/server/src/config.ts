@@ -114,6 +114,8 @@ export type Configuration = {
   contactRateLimit: RateLimitConfiguration;
   /** Unsafe study calls (ratings, marks, edits) per learner per window. */
   studyRateLimit: RateLimitConfiguration;
+  /** Sessions of more than 1,000 cards per client address per window. */
+  studyLargeSessionRateLimit: RateLimitConfiguration;
   trustProxy: boolean;
   identity: IdentityConfiguration;
   billing: BillingConfiguration;
@@ -208,6 +210,7 @@ const environmentSchema = v.object({
   ANALYTICS_DOMAIN: v.optional(v.string()),
   CONTACT_RATE_LIMIT: v.optional(rateLimitText("CONTACT_RATE_LIMIT", "5/10m (at most 5 messages per 10 minutes)", "message"), "5/10m"),
   STUDY_RATE_LIMIT: v.optional(rateLimitText("STUDY_RATE_LIMIT", "600/1m (at most 600 ratings and other changes per learner per minute)", "call"), "600/1m"),
+  STUDY_LARGE_SESSION_RATE_LIMIT: v.optional(rateLimitText("STUDY_LARGE_SESSION_RATE_LIMIT", "10/1m (at most 10 sessions of more than 1,000 cards per client address per minute)", "session"), "10/1m"),
   TRUST_PROXY: v.optional(booleanText("TRUST_PROXY"), "false"),
   ACCOUNT_LOGIN_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_LOGIN_BY_CODE_ENABLED"), "true"),
   ACCOUNT_EMAIL_VERIFICATION: v.optional(
@@ -446,6 +449,7 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
     analytics: parsed.ANALYTICS_SCRIPT_URL && parsed.ANALYTICS_DOMAIN ? { scriptUrl: parsed.ANALYTICS_SCRIPT_URL, domain: parsed.ANALYTICS_DOMAIN } : null,
     contactRateLimit: parsed.CONTACT_RATE_LIMIT,
     studyRateLimit: parsed.STUDY_RATE_LIMIT,
+    studyLargeSessionRateLimit: parsed.STUDY_LARGE_SESSION_RATE_LIMIT,
     trustProxy: parsed.TRUST_PROXY,
     identity: {
       loginByCodeEnabled: parsed.ACCOUNT_LOGIN_BY_CODE_ENABLED,

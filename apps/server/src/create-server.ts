@@ -185,6 +185,8 @@ export function createServer(options: CreateServerOptions): AtelierApp {
       clock,
       secureCookies,
       studyCallLimiter,
+      largeSessionRateLimit: configuration.studyLargeSessionRateLimit,
+      trustProxy: configuration.trustProxy,
       entitlementsOfUser: async (userId) => {
         const status = await billing.service.subscriptionStatus(userId);
         return { planName: status.plan, ...status.entitlements };

@@ -117,6 +117,21 @@ export function createFixedWindowRateLimiter(options: { database: AtelierDatabas
       return decisionOf(requestCount, window);
     },
     /**
+     * Whether a request now would be refused, without counting it: for a caller whose own check costs more than the
+     * count (a refused request should cost no more than the refusal). `registerRequest` still decides.
+     */
+    async wouldRefuse(clientKey: string): Promise<RateLimitDecision> {
+      const window = windowOf();
+      const row = await options.database
+        .selectFrom("rate_limit_window")
+        .select("request_count")
+        .where("scope", "=", options.scope)
+        .where("client_key", "=", clientKey)
+        .where("window_start", "=", window.windowStart)
+        .executeTakeFirst();
+      return decisionOf(Number(row?.request_count ?? 0) + 1, window);
+    },
+    /**
      * For a caller that counts the request in a statement of its own on PostgreSQL (the node front's rating counts it in
      * the rating's statement): the window to add one to (`scope`, `windowStart`, `maximumRequests`), and `decide`, given
      * the window's new count, answers as `registerRequest` would, forgetting the past windows when it is time to.

@@ -1,9 +1,10 @@
-import { currentBoxOf, describeSessionSelection, indexProgressByPairId, markCardsStudied } from "@atelier/leitner";
+import { currentBoxOf, describeSessionSelection, indexProgressByPairId, markCardsStudied, type SessionSelection } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
 import type { Clock } from "../clock.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { getClientAddress } from "../http/client-address.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
 import { readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner } from "./learner.ts";
@@ -19,7 +20,7 @@ import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { createStudyCallLimiter, pairNotFoundMessage, rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { readWhileChecked } from "./read-while-checked.ts";
-import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
+import { countSessionCardsInDatabase, selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
   countPrivateGroups,
@@ -46,6 +47,16 @@ export const signInToUploadMessage = "Please sign in to upload subtitles.";
 export { anonymousLimitMessage, pairNotFoundMessage, studyApiRateLimit } from "./rating-answer.ts";
 /** Uploads per user: each costs two parses and an alignment. */
 export const uploadRateLimit = { maximumRequests: 10, windowMilliseconds: 10 * 60_000 };
+/** A session of more cards than this is a large one, counted by `STUDY_LARGE_SESSION_RATE_LIMIT` (decision 0075). */
+export const largeSessionCardCount = 1_000;
+
+/** The 429 of a client over the large sessions' limit: what to do instead, and when. */
+export function tooManyLargeSessionsMessage(limit: { maximumRequests: number; windowMilliseconds: number }, retryAfterSeconds: number): string {
+  const minutes = limit.windowMilliseconds / 60_000;
+  const window = minutes === 1 ? "a minute" : Number.isInteger(minutes) ? `${minutes} minutes` : `${limit.windowMilliseconds / 1_000} seconds`;
+  const wait = retryAfterSeconds === 1 ? "a second" : `${retryAfterSeconds} seconds`;
+  return `At most ${limit.maximumRequests} sessions of more than ${largeSessionCardCount.toLocaleString("en-US")} cards can start in ${window}. Please wait ${wait}, or choose fewer cards.`;
+}
 
 export type StudyRoutesOptions = {
   database: AtelierDatabase;
@@ -58,6 +69,10 @@ export type StudyRoutesOptions = {
   rateLimit?: { maximumRequests: number; windowMilliseconds: number };
   /** Shared with the node front's rating (`createRatingFrontRoute`); one of the routes' own otherwise. */
   studyCallLimiter?: StudyCallLimiter;
+  /** Sessions of more than `largeSessionCardCount` cards per client address per window (`STUDY_LARGE_SESSION_RATE_LIMIT`); 10 a minute unless given. */
+  largeSessionRateLimit?: { maximumRequests: number; windowMilliseconds: number };
+  /** Whether the client's address is read from `X-Forwarded-For` (`TRUST_PROXY`). */
+  trustProxy?: boolean;
 };
 
 function groupJson(group: SubtitleGroupRow, userId: string | null) {
@@ -124,6 +139,23 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   // Against scripts, not people: a learner rating as fast as a hand can stays far below, and so do the load tests.
   const studyCallLimiter = options.studyCallLimiter ?? createStudyCallLimiter({ database, clock, rateLimit: options.rateLimit });
   const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
+  const largeSessionRateLimit = options.largeSessionRateLimit ?? { maximumRequests: 10, windowMilliseconds: 60_000 };
+  const largeSessionLimiter = createFixedWindowRateLimiter({ database, scope: "study-large-session", limit: largeSessionRateLimit, clock });
+  /**
+   * Counts a session that will hold more than `largeSessionCardCount` cards against its client's address, before it is
+   * read: its answer (about 470 bytes a card, 9 MB for 20,000) is built in the server's one thread. By address, not by
+   * learner: an anonymous learner is a cookie that a script can leave out.
+   */
+  const admitLargeSession = async (c: Context, learnerKey: string, groupId: string, selection: SessionSelection) => {
+    const clientKey = `address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`;
+    const refuse = (retryAfterSeconds: number) => new HttpError(429, tooManyLargeSessionsMessage(largeSessionRateLimit, retryAfterSeconds), { headers: { "Retry-After": String(retryAfterSeconds) } });
+    // A client over the limit is refused before the count, which reads the whole window of a large film.
+    const early = await largeSessionLimiter.wouldRefuse(clientKey);
+    if (early.status === "limited") throw refuse(early.retryAfterSeconds);
+    if (Math.min(selection.limit ?? Number.POSITIVE_INFINITY, await countSessionCardsInDatabase(database, learnerKey, groupId, selection)) <= largeSessionCardCount) return;
+    const decision = await largeSessionLimiter.registerRequest(clientKey);
+    if (decision.status === "limited") throw refuse(decision.retryAfterSeconds);
+  };
   app.use(async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
     // Counted for the session's last user while the session is read (decision 0045: one round trip less on PostgreSQL).
@@ -246,9 +278,15 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // before and after it among the pairs this learner studies (group order is the film's order).
     // The cards are chosen while the group is checked, and both while the session is (two round trips less on
     // PostgreSQL); a group the learner may not see answers 404 and the cards are dropped.
-    const [, [, pairs]] = await readAsLearner(c, secureCookies, (learner) =>
-      readWhileChecked(loadVisibleGroup(database, groupId, learner), () => selectSessionCardsInDatabase(database, learner.key, groupId, selection)),
-    );
+    const [, [, pairs]] = await readAsLearner(c, secureCookies, async (learner) => {
+      if (selection.limit === null || selection.limit > largeSessionCardCount) {
+        // Counted only once the learner may see the group: a refused session is not held against its client.
+        const group = await loadVisibleGroup(database, groupId, learner);
+        await admitLargeSession(c, learner.key, groupId, selection);
+        return [group, await selectSessionCardsInDatabase(database, learner.key, groupId, selection)] as const;
+      }
+      return readWhileChecked(loadVisibleGroup(database, groupId, learner), () => selectSessionCardsInDatabase(database, learner.key, groupId, selection));
+    });
     return c.json({ pairs });
   });
 

@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createIdentityTestApp } from "../identity/testing/test-app.ts";
+import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { largeSessionCardCount, tooManyLargeSessionsMessage } from "./study-routes.ts";
+import { insertGroupWithPairs } from "./study-store.ts";
+import { createStudyTestClient, type StudyTestClient } from "./testing/study-test-client.ts";
+
+let testDatabase: TestDatabase;
+let app: ReturnType<typeof createIdentityTestApp>;
+let now: Date;
+const largeSessionLimit = { maximumRequests: 3, windowMilliseconds: 60_000 };
+
+async function insertGroup(ownerId: string, pairCount: number): Promise<string> {
+  const groupId = crypto.randomUUID();
+  await insertGroupWithPairs(
+    testDatabase.database,
+    { id: groupId, ownerId, name: `Film of ${pairCount}`, isPublic: true, report: {} as never, createdAt: now.toISOString() },
+    Array.from({ length: pairCount }, (_, index) => ({ english: `Line ${index}.`, swedish: `Rad ${index}.`, confidence: 1 })),
+  );
+  return groupId;
+}
+
+async function sessionOf(client: StudyTestClient, groupId: string, query: string) {
+  return client.get(`/api/subtitle-groups/${groupId}/pairs/${query}`);
+}
+
+describe.each(testDatabaseEngines)("given a film of more than 1,000 pairs and a limit of 3 large sessions a minute, on %s", (engine) => {
+  let groupId: string;
+  let smallGroupId: string;
+
+  beforeEach(async () => {
+    testDatabase = await openTestDatabase(engine);
+    now = new Date("2026-03-02T09:00:00.000Z");
+    app = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_LARGE_SESSION_RATE_LIMIT: "3/1m" }, clock: () => now });
+    const owner = createStudyTestClient(app);
+    const ownerId = await owner.signUp("owner@example.ch");
+    groupId = await insertGroup(ownerId, largeSessionCardCount + 200);
+    smallGroupId = await insertGroup(ownerId, 30);
+  });
+  afterEach(async () => {
+    await testDatabase.destroy();
+  });
+
+  it("should answer three sessions of every card from one address, then 429 with Retry-After and what to do, until the minute has passed", async () => {
+    const learner = createStudyTestClient(app);
+    // Sessions of every card of a small film, and of 1,000 cards of the large one, are not counted.
+    for (let session = 0; session < 4; session += 1) {
+      const wholeSmallFilm = await sessionOf(learner, smallGroupId, "");
+      expect(wholeSmallFilm.status, wholeSmallFilm.text).toBe(200);
+      expect(wholeSmallFilm.body.pairs).toHaveLength(30);
+      const regular = await sessionOf(learner, groupId, `?cardCount=${largeSessionCardCount}`);
+      expect(regular.status, regular.text).toBe(200);
+      expect(regular.body.pairs).toHaveLength(largeSessionCardCount);
+    }
+    for (let session = 0; session < 3; session += 1) {
+      const answer = await sessionOf(learner, groupId, "");
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body.pairs).toHaveLength(largeSessionCardCount + 200);
+    }
+    const refused = await sessionOf(learner, groupId, `?mode=test&cardCount=${largeSessionCardCount + 1}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: tooManyLargeSessionsMessage(largeSessionLimit, 60) });
+    expect(refused.body.error).toBe("At most 3 sessions of more than 1,000 cards can start in a minute. Please wait 60 seconds, or choose fewer cards.");
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    // Over the limit, a session of 1,000 cards is still answered.
+    const regular = await sessionOf(learner, groupId, `?cardCount=${largeSessionCardCount}`);
+    expect(regular.status, regular.text).toBe(200);
+
+    now = new Date(now.getTime() + 60_001);
+    const afterTheMinute = await sessionOf(learner, groupId, "?range=all");
+    expect(afterTheMinute.status, afterTheMinute.text).toBe(200);
+  });
+
+  it("should count by address: a learner who drops its cookie is the same client, another address is not", async () => {
+    const learner = createStudyTestClient(app);
+    for (let session = 0; session < 3; session += 1) {
+      expect((await sessionOf(learner, groupId, "")).status).toBe(200);
+      learner.cookies.clear();
+    }
+    expect((await sessionOf(learner, groupId, "")).status).toBe(429);
+    const neighbour = createStudyTestClient(app);
+    expect((await sessionOf(neighbour, groupId, "")).status).toBe(200);
+  });
+
+  it("should count a large session asked for at once as many times as it was asked: no more than the limit are answered", async () => {
+    const learner = createStudyTestClient(app);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => sessionOf(learner, groupId, `?cardCount=${largeSessionCardCount + 50}`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it("should not count a session of a group the learner may not see: 404, as before", async () => {
+    const learner = createStudyTestClient(app);
+    for (let session = 0; session < 4; session += 1) {
+      const answer = await sessionOf(learner, crypto.randomUUID(), "");
+      expect(answer.status).toBe(404);
+    }
+    expect((await sessionOf(learner, groupId, "")).status).toBe(200);
+  });
+});
