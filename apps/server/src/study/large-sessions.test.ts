@@ -96,4 +96,34 @@ describe.each(testDatabaseEngines)("given a film of more than 1,000 pairs and a 
     }
     expect((await sessionOf(learner, groupId, "")).status).toBe(200);
   });
+
+  it("should mark 1,200 cards studied at once (ids looked up in several statements), and refuse the lot when one of them, late in the list, is another film's", async () => {
+    const learner = createStudyTestClient(app);
+    const everyCard = (await sessionOf(learner, groupId, `?cardCount=${largeSessionCardCount}`)).body.pairs as { id: string }[];
+    const rest = (await sessionOf(learner, groupId, `?startIndex=${largeSessionCardCount + 1}&cardCount=200`)).body.pairs as { id: string }[];
+    const ids = [...everyCard, ...rest].map((pair) => pair.id);
+    expect(new Set(ids).size).toBe(largeSessionCardCount + 200);
+    const smallFilmCard = ((await sessionOf(learner, smallGroupId, "?cardCount=1")).body.pairs as { id: string }[])[0]?.id ?? "";
+
+    const refused = await learner.post(`/api/subtitle-groups/${groupId}/mark-studied/`, { pairIds: [...ids.slice(0, 1_100), smallFilmCard, ...ids.slice(1_100)] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: "Some of these cards are not in this group." });
+    expect(await testDatabase.database.selectFrom("study_progress").select("pair_id").execute()).toEqual([]);
+
+    const marked = await learner.post(`/api/subtitle-groups/${groupId}/mark-studied/`, { pairIds: [...ids, ids[0]] });
+    expect(marked.status, marked.text).toBe(200);
+    expect(marked.body).toEqual({ marked: largeSessionCardCount + 200 });
+    const records = await testDatabase.database.selectFrom("study_progress").select(["pair_id", "studied_at", "box"]).execute();
+    expect(records).toHaveLength(largeSessionCardCount + 200);
+    expect(records.every((record) => record.studied_at === now.toISOString() && Number(record.box) === 1)).toBe(true);
+
+    // Marked again later: the records that exist are kept (box and all), only their date moves.
+    now = new Date(now.getTime() + 3_600_000);
+    const ratedId = ids[700] ?? "";
+    expect((await learner.post(`/api/subtitle-pairs/${ratedId}/rate/`, { is_correct: true })).status).toBe(200);
+    expect((await learner.post(`/api/subtitle-groups/${groupId}/mark-studied/`, { pairIds: ids.slice(600) })).status).toBe(200);
+    const rated = await testDatabase.database.selectFrom("study_progress").select(["box", "studied_at", "review_count"]).where("pair_id", "=", ratedId).executeTakeFirstOrThrow();
+    expect({ box: Number(rated.box), reviews: Number(rated.review_count), studiedAt: rated.studied_at }).toEqual({ box: 2, reviews: 1, studiedAt: now.toISOString() });
+    expect(await testDatabase.database.selectFrom("study_progress").select("pair_id").execute()).toHaveLength(largeSessionCardCount + 200);
+  });
 });

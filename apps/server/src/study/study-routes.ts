@@ -32,7 +32,9 @@ import {
   insertGroupWithPairs,
   listGroupProgress,
   listPairs,
+  listProgressOfPairs,
   listVisibleGroups,
+  pairIdsInGroup,
   updateGroup,
   userStillExists,
   writeProgress,
@@ -311,11 +313,12 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const now = clock();
     await database.transaction().execute(async (transaction) => {
       await lockForTheRestOfTransaction(transaction, `study-progress:${learner.key}`);
-      const groupPairIds = new Set((await listPairs(transaction, group.id)).map((pair) => pair.id));
-      if (!uniqueIds.every((id) => groupPairIds.has(id))) {
+      // By key, not by reading the group: a cookie-less script could otherwise hold the writer with a whole film's read
+      // for each one-card request.
+      if ((await pairIdsInGroup(transaction, group.id, uniqueIds)).size !== uniqueIds.length) {
         throw new RequestValidationError("Some of these cards are not in this group.");
       }
-      const existing = await listGroupProgress(transaction, learner.key, group.id);
+      const existing = await listProgressOfPairs(transaction, learner.key, uniqueIds);
       const marked = new Set(uniqueIds);
       const records = markCardsStudied(existing, uniqueIds, now).filter((record) => marked.has(record.pairId));
       await writeProgress(transaction, learner.key, records.map((record) => ({ ...record, groupId: group.id })), now.toISOString());

@@ -175,6 +175,33 @@ export async function listGroupProgress(database: Executor, learnerKey: string, 
   return rows.map(toCardProgress);
 }
 
+/** Ids per statement when a request names pairs: well below SQLite's 32,766 bound values. */
+const pairIdsPerStatement = 500;
+
+function chunksOf<Item>(items: readonly Item[], size: number): Item[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+}
+
+/** Which of these pair ids belong to the group, looked up by key: the cost is the ids', not the group's. */
+export async function pairIdsInGroup(database: Executor, groupId: string, pairIds: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunksOf(pairIds, pairIdsPerStatement)) {
+    const rows = await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", groupId).where("id", "in", chunk).execute();
+    for (const row of rows) found.add(row.id);
+  }
+  return found;
+}
+
+/** This learner's records of these pairs, looked up by key. */
+export async function listProgressOfPairs(database: Executor, learnerKey: string, pairIds: readonly string[]): Promise<CardProgress[]> {
+  const records: CardProgress[] = [];
+  for (const chunk of chunksOf(pairIds, pairIdsPerStatement)) {
+    const rows = await database.selectFrom("study_progress").select(progressColumns).where("learner_key", "=", learnerKey).where("pair_id", "in", chunk).execute();
+    records.push(...rows.map(toCardProgress));
+  }
+  return records;
+}
+
 /** Every record of a learner, with the group of each pair. */
 export async function listLearnerProgress(database: Executor, learnerKey: string): Promise<(CardProgress & { groupId: string })[]> {
   const rows = await database.selectFrom("study_progress").select([...progressColumns, "group_id"]).where("learner_key", "=", learnerKey).execute();
