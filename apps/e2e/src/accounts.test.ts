@@ -56,6 +56,8 @@ describe("given a registered user", () => {
       await waitForHydration(page);
       await page.locator("main").getByRole("link", { name: "Send me a sign-in code" }).click();
       await page.waitForURL(`${testbed.server.origin}/account/login/code`);
+      // The router pushes the address before React commits the page: the login page's own Email field is still there.
+      await page.locator("main").getByRole("heading", { name: "Sign in with a code" }).waitFor();
       await page.locator("main").getByRole("textbox", { name: "Email" }).fill(email);
       await page.locator("main").getByRole("button", { name: "Request code" }).click();
       await page.waitForURL(`${testbed.server.origin}/account/login/code/confirm`);
