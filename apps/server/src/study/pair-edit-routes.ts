@@ -18,7 +18,7 @@ import {
   type EditablePair,
 } from "./pair-edits.ts";
 import { jsonBody, pairSidesBodySchema, pairSidesExample, splitBodySchema, splitExample } from "./study-validation.ts";
-import type { SubtitleGroupRow } from "./study-store.ts";
+import { deletePair, type SubtitleGroupRow } from "./study-store.ts";
 
 export type PairEditRouteDependencies = {
   database: AtelierDatabase;
@@ -36,10 +36,10 @@ function pairJson(pair: EditablePair) {
 }
 
 /**
- * The owner fixes the pairs of a group (edit a side, merge with the next pair, split at a sentence boundary; delete
- * is `DELETE /subtitle-pairs/:id/`), and any learner hides a pair from their own study. Each change is one
- * transaction under the group's lock, so two edits of one group never interleave (a merge and a split of its
- * neighbour would otherwise lose a pair).
+ * The owner fixes the pairs of a group (edit a side, merge with the next pair, split at a sentence boundary, delete),
+ * and any learner hides a pair from their own study. Each change is one transaction under the group's lock, so two
+ * edits of one group never interleave (a merge and a split of its neighbour would otherwise lose a pair; a delete of
+ * the pair a merge was absorbing answered 204 for a pair whose text the merge kept).
  */
 export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDependencies): void {
   const { database, clock, learnerOf, loadVisiblePair, requireOwner, pairNotFoundMessage } = dependencies;
@@ -62,6 +62,11 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     if (sides.english === undefined && sides.swedish === undefined) throw new RequestValidationError("Please send the English side, the Swedish side or both.");
     const pair = await editAsOwner(c, (transaction, current) => updatePairSides(transaction, current, sides));
     return c.json({ pair: pairJson(pair) });
+  });
+
+  app.delete("/subtitle-pairs/:id/", async (c) => {
+    await editAsOwner(c, (transaction, current) => deletePair(transaction, current));
+    return c.body(null, 204);
   });
 
   app.post("/subtitle-pairs/:id/merge-next/", async (c) => {

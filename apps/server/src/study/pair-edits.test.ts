@@ -117,6 +117,23 @@ describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, o
     expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(after.length);
   });
 
+  it("should apply a delete of a pair and a merge of its neighbour into it in one order or the other, never half of each", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const groupId = await uploadGroup(owner);
+    const pairs = (await statsOf(owner, groupId)).pairs;
+    const answers = await Promise.all([0, 4, 8].flatMap((index) => [owner.post(`/api/subtitle-pairs/${pairs[index]?.id}/merge-next/`), owner.delete(`/api/subtitle-pairs/${pairs[index + 1]?.id}/`)]));
+
+    const after = (await statsOf(owner, groupId)).pairs;
+    expect(answers.filter((_, index) => index % 2 === 0).map((answer) => answer.status)).toEqual([200, 200, 200]);
+    // Deleted first: its text is gone and the merge took the pair after it. Merged first: the pair was no longer there
+    // to delete (404), and its text lives on in the merged pair.
+    const deleted = new Set([1, 5, 9].filter((index, order) => answers[order * 2 + 1]?.status === 204).map((index) => pairs[index]?.id));
+    expect(answers.filter((_, index) => index % 2 === 1).map((answer) => answer.status).filter((status) => status !== 204 && status !== 404)).toEqual([]);
+    expect(after.map((pair) => pair.english).join(" ")).toBe(pairs.filter((pair) => !deleted.has(pair.id)).map((pair) => pair.english).join(" "));
+    expect(after).toHaveLength(pairs.length - 3 - deleted.size);
+    expect((await owner.get("/api/subtitle-groups/")).body.groups[0].pair_count).toBe(after.length);
+  });
+
   it("should answer 404, never 500, to hides of a pair its owner merges away or deletes at the same moment", async () => {
     const owner = await signedIn("owner@example.ch");
     const groupId = await uploadGroup(owner);

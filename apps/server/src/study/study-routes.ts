@@ -26,7 +26,6 @@ import {
   countPrivateGroups,
   deleteGroup,
   deleteGroupProgress,
-  deletePair,
   findGroup,
   findPair,
   insertGroupWithPairs,
@@ -295,14 +294,6 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
     const learner = await learnerOf(c);
     return c.json(await rateAsLearner(database, learner, c.req.param("id"), c.req.valid("json").is_correct, clock()));
-  });
-
-  app.delete("/subtitle-pairs/:id/", async (c) => {
-    const learner = await learnerOf(c);
-    const { pair, group } = await loadVisiblePair(database, c.req.param("id"), learner);
-    requireOwner(group, learner);
-    await deletePair(database, pair);
-    return c.body(null, 204);
   });
 
   app.post("/subtitle-groups/:id/mark-studied/", jsonBody(markStudiedBodySchema, markStudiedExample), async (c) => {

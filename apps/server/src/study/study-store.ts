@@ -136,18 +136,17 @@ export async function findPair(database: Executor, pairId: string): Promise<{ id
   return database.selectFrom("subtitle_pair").select(["id", "group_id"]).where("id", "=", pairId).executeTakeFirst();
 }
 
-export async function deletePair(database: AtelierDatabase, pair: { id: string; group_id: string }): Promise<void> {
-  await database.transaction().execute(async (transaction) => {
-    await transaction.deleteFrom("study_progress").where("pair_id", "=", pair.id).execute();
-    const deleted = await transaction.deleteFrom("subtitle_pair").where("id", "=", pair.id).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) > 0) {
-      await transaction
-        .updateTable("subtitle_group")
-        .set((expression) => ({ pair_count: expression("pair_count", "-", 1) }))
-        .where("id", "=", pair.group_id)
-        .execute();
-    }
-  });
+/** Deletes the pair, its records (and by cascade its hidings); run it in the transaction that holds the group's lock. */
+export async function deletePair(transaction: Executor, pair: { id: string; group_id: string }): Promise<void> {
+  await transaction.deleteFrom("study_progress").where("pair_id", "=", pair.id).execute();
+  const deleted = await transaction.deleteFrom("subtitle_pair").where("id", "=", pair.id).executeTakeFirst();
+  if (Number(deleted.numDeletedRows) > 0) {
+    await transaction
+      .updateTable("subtitle_group")
+      .set((expression) => ({ pair_count: expression("pair_count", "-", 1) }))
+      .where("id", "=", pair.group_id)
+      .execute();
+  }
 }
 
 export function toCardProgress(row: Pick<Selectable<StudyProgressTable>, "pair_id" | "box" | "review_count" | "correct_count" | "studied_at" | "last_reviewed_at" | "due_at">): CardProgress {
