@@ -18,7 +18,7 @@ import {
   type EditablePair,
 } from "./pair-edits.ts";
 import { jsonBody, pairSidesBodySchema, pairSidesExample, splitBodySchema, splitExample } from "./study-validation.ts";
-import { deletePair, type SubtitleGroupRow } from "./study-store.ts";
+import { deletePair, groupLockKey, type SubtitleGroupRow } from "./study-store.ts";
 
 export type PairEditRouteDependencies = {
   database: AtelierDatabase;
@@ -49,7 +49,7 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     const { pair, group } = await loadVisiblePair(c.req.param("id") ?? "", learner);
     requireOwner(group, learner);
     return database.transaction().execute(async (transaction) => {
-      await lockForTheRestOfTransaction(transaction, `subtitle-group:${group.id}`);
+      await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       const current = await findEditablePair(transaction, pair.id);
       if (!current) throw new HttpError(404, pairNotFoundMessage);
       return edit(transaction, current);
@@ -86,7 +86,7 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     // Under the group's lock, as the owner's edits: a merge removes the hidden rows of the pair it absorbs before the
     // pair itself, and a hide between the two deadlocked with it on PostgreSQL.
     const hidden = await database.transaction().execute(async (transaction) => {
-      await lockForTheRestOfTransaction(transaction, `subtitle-group:${pair.group_id}`);
+      await lockForTheRestOfTransaction(transaction, groupLockKey(pair.group_id));
       return hidePairForLearner(transaction, learner.key, pair, clock().toISOString());
     });
     if (!hidden) throw new HttpError(404, pairNotFoundMessage);

@@ -33,6 +33,7 @@ import {
   listPairs,
   listProgressOfPairs,
   listVisibleGroups,
+  groupLockKey,
   pairIdsInGroup,
   updateGroup,
   userStillExists,
@@ -304,6 +305,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const now = clock();
     await database.transaction().execute(async (transaction) => {
       await lockForTheRestOfTransaction(transaction, `study-progress:${learner.key}`);
+      await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       // By key, not by reading the group: a cookie-less script could otherwise hold the writer with a whole film's read
       // for each one-card request.
       if ((await pairIdsInGroup(transaction, group.id, uniqueIds)).size !== uniqueIds.length) {
@@ -320,7 +322,10 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   app.post("/subtitle-groups/:id/reset-stats/", async (c) => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    await deleteGroupProgress(database, learner.key, group.id);
+    await database.transaction().execute(async (transaction) => {
+      await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
+      await deleteGroupProgress(transaction, learner.key, group.id);
+    });
     return c.json({ reset: true });
   });
 

@@ -3,6 +3,7 @@ import type { AlignmentReport } from "@atelier/subtitles";
 import type { InsertQueryBuilder, Selectable, Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
 
 export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
@@ -111,9 +112,19 @@ export async function updateGroup(database: Executor, groupId: string, changes: 
   await database.updateTable("subtitle_group").set(changes).where("id", "=", groupId).execute();
 }
 
+/**
+ * The key of a group's lock (`lockForTheRestOfTransaction`), taken by every write that removes or rewrites the group's
+ * pairs or several of its records at once: the owner's edits and deletions, hides, Mark as Studied and Reset. Without
+ * it, on PostgreSQL such writes deadlocked or wrote records of a pair deleted meanwhile (a foreign-key error): 500s.
+ */
+export function groupLockKey(groupId: string): string {
+  return `subtitle-group:${groupId}`;
+}
+
 export async function deleteGroup(database: AtelierDatabase, groupId: string): Promise<void> {
   // Pairs and progress go with it (ON DELETE CASCADE); deleting them explicitly keeps that true without relying on it.
   await database.transaction().execute(async (transaction) => {
+    await lockForTheRestOfTransaction(transaction, groupLockKey(groupId));
     await transaction.deleteFrom("study_progress").where("group_id", "=", groupId).execute();
     await transaction.deleteFrom("subtitle_pair").where("group_id", "=", groupId).execute();
     await transaction.deleteFrom("subtitle_group").where("id", "=", groupId).execute();
