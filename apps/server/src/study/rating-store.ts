@@ -378,13 +378,28 @@ async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly Postgres
     });
     return batch.map((rating) => answersByRating.get(rating) as PostgresRatingAnswer);
   };
+  // A pair (or its group) deleted after the statement read it and before its record's foreign key was checked fails
+  // the statement; run again, the statement reads that the pair is gone and answers not found.
+  const rateAlone = async (rating: PostgresRating) => {
+    try {
+      return (await rateAll([rating]))[0] as PostgresRatingAnswer;
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      return (await rateAll([rating]))[0] as PostgresRatingAnswer;
+    }
+  };
   try {
     return await rateAll(ratings);
   } catch (error) {
-    if (ratings.length === 1) throw error;
-    const alone = await Promise.allSettled(ratings.map(async (rating) => (await rateAll([rating]))[0] as PostgresRatingAnswer));
+    if (ratings.length === 1 && !isForeignKeyViolation(error)) throw error;
+    const alone = await Promise.allSettled(ratings.map(rateAlone));
     return alone.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : new FailedCall(outcome.reason)));
   }
+}
+
+/** PostgreSQL's `foreign_key_violation`. */
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "23503";
 }
 
 const ratingBatchers = new WeakMap<pg.Pool, (rating: PostgresRating) => Promise<PostgresRatingAnswer>>();
