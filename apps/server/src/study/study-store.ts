@@ -3,8 +3,8 @@ import type { AlignmentReport } from "@atelier/subtitles";
 import type { InsertQueryBuilder, Selectable, Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
-import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 
 export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
 
@@ -114,8 +114,9 @@ export async function updateGroup(database: Executor, groupId: string, changes: 
 
 /**
  * The key of a group's lock (`lockForTheRestOfTransaction`), taken by every write that removes or rewrites the group's
- * pairs or several of its records at once: the owner's edits and deletions, hides, Mark as Studied and Reset. Without
- * it, on PostgreSQL such writes deadlocked or wrote records of a pair deleted meanwhile (a foreign-key error): 500s.
+ * pairs or several of its records at once: the owner's edits and deletions, hides, Mark as Studied, Reset and the
+ * sign-in's merge of anonymous progress (decision 0076). Without it, on PostgreSQL such writes deadlocked or wrote
+ * records of a pair deleted meanwhile (a foreign-key error).
  */
 export function groupLockKey(groupId: string): string {
   return `subtitle-group:${groupId}`;
