@@ -247,8 +247,7 @@ export function upsertingProgress<Output>(insert: InsertQueryBuilder<DatabaseSch
 
 /** Inserts or replaces records (an upsert: the primary key keeps one row per learner and pair). */
 export async function writeProgress(database: Executor, learnerKey: string, records: readonly (CardProgress & { groupId: string })[], now: string): Promise<void> {
-  for (let start = 0; start < records.length; start += progressWriteBatchSize) {
-    const batch = records.slice(start, start + progressWriteBatchSize);
+  for (const batch of chunksOf(records, progressWriteBatchSize)) {
     // An upsert, not delete-then-insert: two ratings of one card at once would both insert, and one would fail.
     await database
       .insertInto("study_progress")
