@@ -3,6 +3,7 @@ import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { composeMail } from "../identity/identity-mail.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import { logger } from "../logging/logger.ts";
+import { progressLockKey } from "../study/rating-store.ts";
 
 export const signInToDeleteAccountMessage = "Please sign in to delete your account.";
 
@@ -22,7 +23,7 @@ export async function deleteAccount(database: AtelierDatabase, userId: string): 
   const learnerKey = `user:${userId}`;
   return database.transaction().execute(async (transaction) => {
     await lockForTheRestOfTransaction(transaction, `private-decks:${userId}`);
-    await lockForTheRestOfTransaction(transaction, `study-progress:${learnerKey}`);
+    await lockForTheRestOfTransaction(transaction, progressLockKey(learnerKey));
     const ownGroups = transaction.selectFrom("subtitle_group").select("id").where("owner_id", "=", userId);
     await transaction.deleteFrom("study_progress").where("group_id", "in", ownGroups).execute();
     await transaction.deleteFrom("study_hidden_pair").where("group_id", "in", ownGroups).execute();

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, userLearnerKey } from "./learner.ts";
+import { progressLockKey } from "./rating-store.ts";
 import { deleteLearnerProgress, groupLockKey, listLearnerProgress, writeProgress } from "./study-store.ts";
 
 /**
@@ -13,7 +14,7 @@ import { deleteLearnerProgress, groupLockKey, listLearnerProgress, writeProgress
 export async function mergeAnonymousProgressIntoAccount(database: AtelierDatabase, clock: Clock, anonymousKey: string, accountKey: string): Promise<number> {
   return database.transaction().execute(async (transaction) => {
     // Both learners' records are read and written: lock them in a fixed order, as a rating of either would.
-    for (const key of [anonymousKey, accountKey].sort()) await lockForTheRestOfTransaction(transaction, `study-progress:${key}`);
+    for (const key of [anonymousKey, accountKey].sort()) await lockForTheRestOfTransaction(transaction, progressLockKey(key));
     const anonymousBefore = await listLearnerProgress(transaction, anonymousKey);
     if (anonymousBefore.length === 0) return 0;
     // Owners merge, split and delete their films' pairs, records and all, under each film's lock (decision 0076): taken

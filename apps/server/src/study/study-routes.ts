@@ -19,6 +19,7 @@ import { registerGroupStatsRoutes } from "./group-stats-routes.ts";
 import { mergeRequestLearnerIntoAccount } from "./merge-progress.ts";
 import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { createStudyCallLimiter, pairNotFoundMessage, rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
+import { progressLockKey } from "./rating-store.ts";
 import { readWhileChecked } from "./read-while-checked.ts";
 import { countSessionCardsInDatabase, selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
@@ -304,7 +305,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const uniqueIds = [...new Set(pairIds)];
     const now = clock();
     await database.transaction().execute(async (transaction) => {
-      await lockForTheRestOfTransaction(transaction, `study-progress:${learner.key}`);
+      await lockForTheRestOfTransaction(transaction, progressLockKey(learner.key));
       await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       // By key, not by reading the group: a cookie-less script could otherwise hold the writer with a whole film's read
       // for each one-card request.
