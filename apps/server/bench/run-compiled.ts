@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { resolveBenchResultsDirectory } from "@atelier/bench";
-import { bundleServerEntries, serverDirectory, subtitleWorkerEntry } from "../scripts/server-bundle.ts";
+import { bundleServerEntries, largeSessionWorkerEntry, serverDirectory, subtitleWorkerEntry } from "../scripts/server-bundle.ts";
 
 const benchNames = process.argv.slice(2);
 if (benchNames.length === 0 || benchNames.some((name) => !/^[a-z-]+$/.test(name))) {
@@ -20,6 +20,8 @@ await bundleServerEntries(
     // Started by measure-throughput.ts beside the bench, and by the server's subtitle upload.
     "autocannon-runner": path.join(serverDirectory, "bench/autocannon-runner.ts"),
     "subtitle-worker": subtitleWorkerEntry,
+    // Started by the server's sessions of more than 1,000 cards.
+    "large-session-worker": largeSessionWorkerEntry,
   },
   buildDirectory,
 );

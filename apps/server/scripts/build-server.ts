@@ -1,8 +1,8 @@
 // Compiles the server for production: one ES module per entry in dist/, run by plain `node` (no TypeScript runner):
-// the server, its subtitle worker, and the operator's `pnpm backup` and `pnpm restore`.
+// the server, its subtitle and large-session workers, and the operator's `pnpm backup` and `pnpm restore`.
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { bundleServerEntries, serverDirectory, subtitleWorkerEntry } from "./server-bundle.ts";
+import { bundleServerEntries, largeSessionWorkerEntry, serverDirectory, subtitleWorkerEntry } from "./server-bundle.ts";
 
 const distDirectory = path.join(serverDirectory, "dist");
 
@@ -16,6 +16,7 @@ const result = await bundleServerEntries(
   {
     main: path.join(serverDirectory, "src/main.ts"),
     "subtitle-worker": subtitleWorkerEntry,
+    "large-session-worker": largeSessionWorkerEntry,
     backup: path.join(serverDirectory, "scripts/backup.ts"),
     restore: path.join(serverDirectory, "scripts/restore.ts"),
   },

@@ -12,6 +12,9 @@ const subtitlesPackageDirectory = path.dirname(path.dirname(import.meta.resolve(
 /** The subtitle worker's entry, which every bundle that starts the server needs beside it as `subtitle-worker.js`. */
 export const subtitleWorkerEntry = path.join(subtitlesPackageDirectory, subtitleWorkerEntrySourcePath);
 
+/** The large-session worker's entry (decision 0077), needed beside every bundle that starts the server as `large-session-worker.js`. */
+export const largeSessionWorkerEntry = path.join(serverDirectory, "src/study/large-session-worker.ts");
+
 /**
  * Leaves the server's own npm dependencies to its node_modules (some are native), and compiles in the workspace
  * packages together with what they import: under pnpm, a bundle in apps/server cannot resolve a package's dependency

@@ -35,7 +35,7 @@ import type { NodeFront } from "./http/node-front.ts";
 import { createIdentityFrontRoutes } from "./identity/identity-front.ts";
 import { createDrainingMiddleware, createHealthRoutes, healthCheckPaths, createServerLifecycle, type ServerLifecycle } from "./operations/index.ts";
 import { createSiteRoutes } from "./site/site-routes.ts";
-import { createRatingFrontRoute, createStudyCallLimiter, createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpSubtitleParseWorker } from "./study/index.ts";
+import { createRatingFrontRoute, createStudyCallLimiter, createStudyRoutes, createUploadBodyLimit, mergeRequestLearnerIntoAccount, warmUpLargeSessionWorker, warmUpSubtitleParseWorker } from "./study/index.ts";
 import { createRequestLogMiddleware } from "./logging/logger.ts";
 import { logger } from "./logging/logger.ts";
 
@@ -208,8 +208,9 @@ export function createServer(options: CreateServerOptions): AtelierApp {
     }),
   );
   if (configuration.environment !== "test") {
-    // The first upload would otherwise pay the parse worker's start-up (~0.5 s).
+    // The first upload would otherwise pay the parse worker's start-up (~0.5 s), and the first large session its own.
     warmUpSubtitleParseWorker();
+    warmUpLargeSessionWorker();
   }
   if (configuration.environment !== "production") {
     app.route("/dev/outbox", createOutboxRoutes({ database }));

@@ -11,6 +11,7 @@ import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvi
 import { flushLogs, logger } from "./logging/logger.ts";
 import { startSecurityEventPruning } from "./account/security-events.ts";
 import { systemClock } from "./clock.ts";
+import { closeLargeSessionWorker } from "./study/index.ts";
 
 /** How long SIGTERM waits for the requests in flight before closing their connections. */
 const drainDeadlineMilliseconds = 10_000;
@@ -105,7 +106,12 @@ async function main(): Promise<void> {
       isClosingEverythingElse = true;
       clearInterval(timers.closeWhenSafe);
       if ("closeAllConnections" in server) server.closeAllConnections();
-      Promise.all([securityEventPruningStopped.then(() => openedDatabase.close()), closeSubtitleParseWorkers(), localOpenIdProvider?.close()]).then(
+      Promise.all([
+        // The database's close closes the large-session worker's connections first.
+        securityEventPruningStopped.then(() => openedDatabase.close()).then(closeLargeSessionWorker),
+        closeSubtitleParseWorkers(),
+        localOpenIdProvider?.close(),
+      ]).then(
         () => {
           logger.info(`${outcome} in ${Math.round(performance.now() - startedAt)} ms; database and workers closed.`);
           flushLogs();

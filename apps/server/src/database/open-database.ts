@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseSchema } from "./schema.ts";
 import { logger } from "../logging/logger.ts";
+import { registerDatabaseLocation, runBeforeCloseHooks, type DatabaseLocation } from "./database-location.ts";
 import { registerPostgresPool } from "./postgres-pool.ts";
 import { registerSqliteConnection } from "./prepared-query.ts";
 import { startSqliteCheckpointer } from "./sqlite-checkpointer.ts";
@@ -32,28 +33,63 @@ export const postgresConnectionTimeoutMilliseconds = 10_000;
  * @example
  * const { database, close } = openDatabase({ databaseUrl: null, dataDirectory: "/tmp/atelier" });
  */
-export function openDatabase(options: { databaseUrl: string | null; dataDirectory: string; postgresSearchPath?: string }): OpenedDatabase {
+export function openDatabase(options: DatabaseLocation): OpenedDatabase {
+  const opened = openAtLocation(options);
+  registerDatabaseLocation(opened.database, options);
+  const closeConnections = opened.close;
+  return {
+    ...opened,
+    close: async () => {
+      await runBeforeCloseHooks(opened.database);
+      await closeConnections();
+    },
+  };
+}
+
+/**
+ * A second way into a database that `openDatabase` opened, for a worker thread that only reads (decision 0077): SQLite's
+ * file opened read-only, without a checkpointer of its own; PostgreSQL through a pool of two connections.
+ *
+ * @example
+ * const { database, close } = openDatabaseForReading(databaseLocationOf(server.database));
+ */
+export function openDatabaseForReading(location: DatabaseLocation): Pick<OpenedDatabase, "database" | "engine" | "close"> {
+  if (location.databaseUrl) return openPostgres(location.databaseUrl, location.postgresSearchPath, 2);
+  const sqlite = new SqliteDatabase(path.join(location.dataDirectory, sqliteFileName), { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("cache_size = -65536");
+  const cached = withStatementCache(sqlite);
+  const database = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: cached }) });
+  registerSqliteConnection(database, cached);
+  return { database, engine: "sqlite", close: () => database.destroy() };
+}
+
+function openPostgres(databaseUrl: string, postgresSearchPath: string | undefined, maximumConnections: number): Pick<OpenedDatabase, "database" | "engine" | "close"> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: maximumConnections,
+    // Without a limit, a checkout waits forever for a server that drops packets; with it, the request fails (503).
+    connectionTimeoutMillis: postgresConnectionTimeoutMilliseconds,
+    // Named statements (`prepareQuery`) are indexed lookups whose best plan does not depend on the values: left to
+    // the default, PostgreSQL planned the session read anew at every run (0.17 of its 0.2 ms). Unnamed statements
+    // are planned at each run whatever this says.
+    options: [`-c plan_cache_mode=force_generic_plan`, ...(postgresSearchPath ? [`-c search_path=${postgresSearchPath}`] : [])].join(" "),
+  });
+  // node-postgres emits `error` on a client whose connection drops (PostgreSQL restarted, a backend terminated),
+  // on the pool for idle clients and on the client itself while checked out; unheard, either ends the process.
+  // The query in progress fails on its own and is answered 503; the broken client is discarded.
+  pool.on("error", (error) => logger.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
+  pool.on("connect", (client) => client.on("error", () => {}));
+  const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  registerPostgresPool(database, pool);
+  return { database, engine: "postgresql", close: () => database.destroy() };
+}
+
+function openAtLocation(options: DatabaseLocation): OpenedDatabase {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: 10,
-      // Without a limit, a checkout waits forever for a server that drops packets; with it, the request fails (503).
-      connectionTimeoutMillis: postgresConnectionTimeoutMilliseconds,
-      // Named statements (`prepareQuery`) are indexed lookups whose best plan does not depend on the values: left to
-      // the default, PostgreSQL planned the session read anew at every run (0.17 of its 0.2 ms). Unnamed statements
-      // are planned at each run whatever this says.
-      options: [`-c plan_cache_mode=force_generic_plan`, ...(options.postgresSearchPath ? [`-c search_path=${options.postgresSearchPath}`] : [])].join(" "),
-    });
-    // node-postgres emits `error` on a client whose connection drops (PostgreSQL restarted, a backend terminated),
-    // on the pool for idle clients and on the client itself while checked out; unheard, either ends the process.
-    // The query in progress fails on its own and is answered 503; the broken client is discarded.
-    pool.on("error", (error) => logger.warn(`An idle PostgreSQL connection failed and was dropped: ${error.message}`));
-    pool.on("connect", (client) => client.on("error", () => {}));
-    const database = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-    registerPostgresPool(database, pool);
     const url = new URL(options.databaseUrl);
     url.password = "";
-    return { database, engine: "postgresql", location: url.toString(), close: () => database.destroy() };
+    return { ...openPostgres(options.databaseUrl, options.postgresSearchPath, 10), location: url.toString() };
   }
   fs.mkdirSync(options.dataDirectory, { recursive: true });
   const filePath = path.join(options.dataDirectory, sqliteFileName);

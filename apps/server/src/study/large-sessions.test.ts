@@ -1,6 +1,12 @@
+import { describeSessionSelection } from "@atelier/leitner";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createIdentityTestApp } from "../identity/testing/test-app.ts";
+import { sqliteConnectionOf } from "../database/prepared-query.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
+import { closeLargeSessionWorker } from "./large-session-reads.ts";
+import { userLearnerKey } from "./learner.ts";
+import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { largeSessionCardCount, tooManyLargeSessionsMessage } from "./study-routes.ts";
 import { insertGroupWithPairs } from "./study-store.ts";
 import { createStudyTestClient, type StudyTestClient } from "./testing/study-test-client.ts";
@@ -22,6 +28,36 @@ async function insertGroup(ownerId: string, pairCount: number): Promise<string> 
 
 async function sessionOf(client: StudyTestClient, groupId: string, query: string) {
   return client.get(`/api/subtitle-groups/${groupId}/pairs/${query}`);
+}
+
+/** The SQL that this thread's drivers run during `work`: a worker thread's connections, with drivers of their own, run unseen. */
+async function statementsOfThisThread<Result>(work: () => Promise<Result>): Promise<{ result: Result; statements: string[] }> {
+  const statements: string[] = [];
+  const connection = sqliteConnectionOf(testDatabase.database);
+  type Runner = (this: { source: string }, ...values: unknown[]) => unknown;
+  const statementPrototype = connection === undefined ? undefined : (Object.getPrototypeOf(connection.prepare("select 1")) as Record<"all" | "get" | "run" | "iterate", Runner>);
+  const originals = statementPrototype === undefined ? [] : (["all", "get", "run", "iterate"] as const).map((name) => [name, statementPrototype[name]] as const);
+  for (const [name, original] of originals) {
+    if (statementPrototype !== undefined) {
+      statementPrototype[name] = function (this: { source: string }, ...values: unknown[]) {
+        statements.push(this.source);
+        return original.apply(this, values);
+      };
+    }
+  }
+  const clientPrototype = pg.Client.prototype as unknown as { query: (...values: unknown[]) => unknown };
+  const originalQuery = clientPrototype.query;
+  clientPrototype.query = function (this: unknown, ...values: unknown[]) {
+    const [text] = values;
+    statements.push(typeof text === "string" ? text : String((text as { text?: unknown } | null)?.text));
+    return originalQuery.apply(this, values);
+  };
+  try {
+    return { result: await work(), statements };
+  } finally {
+    clientPrototype.query = originalQuery;
+    for (const [name, original] of originals) if (statementPrototype !== undefined) statementPrototype[name] = original;
+  }
 }
 
 describe.each(testDatabaseEngines)("given a film of more than 1,000 pairs and a limit of 3 large sessions a minute, on %s", (engine) => {
@@ -69,6 +105,45 @@ describe.each(testDatabaseEngines)("given a film of more than 1,000 pairs and a 
     now = new Date(now.getTime() + 60_001);
     const afterTheMinute = await sessionOf(learner, groupId, "?range=all");
     expect(afterTheMinute.status, afterTheMinute.text).toBe(200);
+  });
+
+  // Decision 0077: a large session's read and its JSON take hundreds of milliseconds on a 20,000-pair film; the server's
+  // thread, which answers every other request, must not be the one that spends them.
+  it("should read a session of more than 1,000 cards off the server's thread, the same cards as a read on it", async () => {
+    const learner = createStudyTestClient(app);
+    const learnerKey = userLearnerKey(await learner.signUp("learner@example.ch"));
+    const firstCards = (await sessionOf(learner, groupId, "?cardCount=6")).body.pairs as { id: string }[];
+    for (const [index, card] of firstCards.entries()) {
+      expect((await learner.post(`/api/subtitle-pairs/${card.id}/rate/`, { is_correct: index % 3 !== 0 })).status).toBe(200);
+    }
+    expect((await learner.post(`/api/subtitle-pairs/${firstCards[5]?.id ?? ""}/hide/`)).status).toBe(200);
+
+    const small = await statementsOfThisThread(() => sessionOf(learner, groupId, "?mode=test&cardCount=20"));
+    expect(small.result.status, small.result.text).toBe(200);
+    expect(small.statements.filter((statement) => statement.includes("subtitle_pair")).length).toBeGreaterThan(0);
+
+    for (const query of ["?mode=test", "?mode=study&range=all", `?mode=test&range=all&startIndex=3&cardCount=${largeSessionCardCount + 10}`]) {
+      const large = await statementsOfThisThread(() => sessionOf(learner, groupId, query));
+      expect(large.result.status, large.result.text).toBe(200);
+      expect(large.result.headers.get("Content-Type")).toMatch(/^application\/json/);
+      expect(large.statements.filter((statement) => statement.includes("subtitle_pair"))).toEqual([]);
+      const config = Object.fromEntries(new URLSearchParams(query));
+      const selection = describeSessionSelection(
+        { mode: config.mode as "test" | "study", range: (config.range ?? "all") as "all", ...(config.startIndex && { startIndex: Number(config.startIndex) }), ...(config.cardCount && { cardCount: Number(config.cardCount) }) },
+        now,
+      );
+      expect(large.result.body).toEqual({ pairs: await selectSessionCardsInDatabase(testDatabase.database, learnerKey, groupId, selection) });
+      expect((large.result.body.pairs as unknown[]).length).toBeGreaterThan(largeSessionCardCount);
+    }
+  });
+
+  it("should start the large-session worker again when it has stopped", async () => {
+    const learner = createStudyTestClient(app);
+    expect((await sessionOf(learner, groupId, "")).status).toBe(200);
+    await closeLargeSessionWorker();
+    const again = await sessionOf(learner, groupId, "");
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.pairs).toHaveLength(largeSessionCardCount + 200);
   });
 
   it("should count by address: a learner who drops its cookie is the same client, another address is not", async () => {

@@ -21,7 +21,8 @@ import { registerPairEditRoutes } from "./pair-edit-routes.ts";
 import { createStudyCallLimiter, pairNotFoundMessage, rateAsLearner, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { progressLockKey } from "./rating-store.ts";
 import { readWhileChecked } from "./read-while-checked.ts";
-import { countSessionCardsInDatabase, selectSessionCardsInDatabase } from "./session-cards-store.ts";
+import { countOrSelectLargeSession, selectLargeSession } from "./large-session-reads.ts";
+import { selectSessionCardsInDatabase } from "./session-cards-store.ts";
 import { formatCardsAsCsv, formatCardsForAnki, safeFileName } from "./study-export.ts";
 import {
   countPrivateGroups,
@@ -145,19 +146,22 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const largeSessionRateLimit = options.largeSessionRateLimit ?? { maximumRequests: 10, windowMilliseconds: 60_000 };
   const largeSessionLimiter = createFixedWindowRateLimiter({ database, scope: "study-large-session", limit: largeSessionRateLimit, clock });
   /**
-   * Counts a session that will hold more than `largeSessionCardCount` cards against its client's address, before it is
-   * read: its answer (about 470 bytes a card, 9 MB for 20,000) is built in the server's one thread. By address, not by
-   * learner: an anonymous learner is a cookie that a script can leave out.
+   * Reads a session that may hold more than `largeSessionCardCount` cards in the large-session worker (decision 0077),
+   * and counts one that does against its client's address before it is read (decision 0075): its answer (about 470
+   * bytes a card, 9 MB for 20,000) costs the worker hundreds of milliseconds. By address, not by learner: an anonymous
+   * learner is a cookie that a script can leave out. Answers the pairs call's JSON.
    */
-  const admitLargeSession = async (c: Context, learnerKey: string, groupId: string, selection: SessionSelection) => {
+  const readLargeSession = async (c: Context, learnerKey: string, groupId: string, selection: SessionSelection): Promise<Uint8Array> => {
     const clientKey = `address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`;
     const refuse = (retryAfterSeconds: number) => new HttpError(429, tooManyLargeSessionsMessage(largeSessionRateLimit, retryAfterSeconds), { headers: { "Retry-After": String(retryAfterSeconds) } });
     // A client over the limit is refused before the count, which reads the whole window of a large film.
     const early = await largeSessionLimiter.wouldRefuse(clientKey);
     if (early.status === "limited") throw refuse(early.retryAfterSeconds);
-    if (Math.min(selection.limit ?? Number.POSITIVE_INFINITY, await countSessionCardsInDatabase(database, learnerKey, groupId, selection)) <= largeSessionCardCount) return;
+    const counted = await countOrSelectLargeSession(database, learnerKey, groupId, selection, largeSessionCardCount);
+    if (counted.status === "selected") return counted.json;
     const decision = await largeSessionLimiter.registerRequest(clientKey);
     if (decision.status === "limited") throw refuse(decision.retryAfterSeconds);
+    return selectLargeSession(database, learnerKey, groupId, selection);
   };
   app.use(async (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
@@ -281,16 +285,16 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // before and after it among the pairs this learner studies (group order is the film's order).
     // The cards are chosen while the group is checked, and both while the session is (two round trips less on
     // PostgreSQL); a group the learner may not see answers 404 and the cards are dropped.
-    const [, [, pairs]] = await readAsLearner(c, secureCookies, async (learner) => {
+    const [, answer] = await readAsLearner(c, secureCookies, async (learner) => {
       if (selection.limit === null || selection.limit > largeSessionCardCount) {
         // Counted only once the learner may see the group: a refused session is not held against its client.
-        const group = await loadVisibleGroup(database, groupId, learner);
-        await admitLargeSession(c, learner.key, groupId, selection);
-        return [group, await selectSessionCardsInDatabase(database, learner.key, groupId, selection)] as const;
+        await loadVisibleGroup(database, groupId, learner);
+        return { json: await readLargeSession(c, learner.key, groupId, selection) };
       }
-      return readWhileChecked(loadVisibleGroup(database, groupId, learner), () => selectSessionCardsInDatabase(database, learner.key, groupId, selection));
+      const [, pairs] = await readWhileChecked(loadVisibleGroup(database, groupId, learner), () => selectSessionCardsInDatabase(database, learner.key, groupId, selection));
+      return { pairs };
     });
-    return c.json({ pairs });
+    return "json" in answer ? c.body(answer.json as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json" }) : c.json({ pairs: answer.pairs });
   });
 
   app.post("/subtitle-pairs/:id/rate/", jsonBody(ratingBodySchema, ratingExample), async (c) => {
