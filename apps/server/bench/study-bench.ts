@@ -43,6 +43,34 @@ async function timeRequests(url: string, headers: Record<string, string>, count:
   return { p50Milliseconds: percentile(latencies, 0.5), p95Milliseconds: percentile(latencies, 0.95) };
 }
 
+/**
+ * `timeRequests` while `busyClients` other clients ask for `busyUrl` in a loop, one request after another each: what
+ * a learner's small session costs while others read whole films (decision 0077).
+ */
+async function timeRequestsBeside(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+  busy: { url: string; headers: Record<string, string>; clients: number },
+): Promise<{ p50Milliseconds: number; p95Milliseconds: number; busyAnswers: number }> {
+  let busyLoopsRun = true;
+  let busyAnswers = 0;
+  const busyLoops = Array.from({ length: busy.clients }, async () => {
+    while (busyLoopsRun) {
+      const response = await fetch(busy.url, { headers: busy.headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${busy.url} answered ${response.status}.`);
+      busyAnswers += 1;
+    }
+  });
+  try {
+    return { ...(await timeRequests(url, headers, count)), busyAnswers };
+  } finally {
+    busyLoopsRun = false;
+    await Promise.all(busyLoops);
+  }
+}
+
 const dayMilliseconds = 24 * 60 * 60 * 1000;
 
 /**
@@ -141,6 +169,12 @@ async function benchEngine(label: string, opened: OpenedDatabase, options: { pos
     "GET pairs (study, all, every card)": await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/`, headers, requestCount),
     "GET pairs (test, all, cardCount=20)": await timeRequests(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount),
     "GET stats": await timeRequests(`${base}/api/subtitle-groups/${groupId}/stats/`, headers, requestCount),
+    // Another learner's, from other addresses: each reads the whole film.
+    "GET pairs (test, all, cardCount=20) while 2 clients read every card in a loop": await timeRequestsBeside(`${base}/api/subtitle-groups/${groupId}/pairs/?mode=test&range=all&cardCount=20`, headers, requestCount * 4, {
+      url: `${base}/api/subtitle-groups/${groupId}/pairs/`,
+      headers: { "X-Forwarded-For": "10.9.0.3" },
+      clients: 2,
+    }),
   };
 
   const interleaved = await timeInterleaved(

@@ -23,7 +23,9 @@ function databaseFor(databaseId: number, location: DatabaseLocation) {
   return opened.database;
 }
 
-const encoder = new TextEncoder();
+function ownsItsMemory(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength;
+}
 
 async function run(job: LargeSessionJob): Promise<LargeSessionWorkerReply> {
   switch (job.kind) {
@@ -41,7 +43,8 @@ async function run(job: LargeSessionJob): Promise<LargeSessionWorkerReply> {
         if (count > job.selectAtMost) return { jobId: job.jobId, status: "counted", count };
       }
       const pairs = await selectSessionCardsInDatabase(database, job.learnerKey, job.groupId, job.selection);
-      return { jobId: job.jobId, status: "selected", json: encoder.encode(JSON.stringify({ pairs })) };
+      // Buffer.from, not TextEncoder: 5–10 times faster on 9 MB of text (TextEncoder took 35–55 ms here).
+      return { jobId: job.jobId, status: "selected", json: Buffer.from(JSON.stringify({ pairs }), "utf8") };
     }
     default:
       return job satisfies never;
@@ -50,7 +53,8 @@ async function run(job: LargeSessionJob): Promise<LargeSessionWorkerReply> {
 
 port.on("message", (job: LargeSessionJob) => {
   run(job).then(
-    (reply) => port.postMessage(reply, reply.status === "selected" ? [reply.json.buffer as ArrayBuffer] : []),
+    // Handed over, not copied, when the bytes own their memory; a short answer's may lie in Buffer's shared pool, which must stay.
+    (reply) => port.postMessage(reply, reply.status === "selected" && ownsItsMemory(reply.json) ? [reply.json.buffer as ArrayBuffer] : []),
     (error: unknown) => {
       const code = typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : undefined;
       port.postMessage({ jobId: job.jobId, status: "failed", message: error instanceof Error ? error.message : String(error), ...(code !== undefined && { code }) } satisfies LargeSessionWorkerReply);
