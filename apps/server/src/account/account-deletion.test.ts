@@ -161,7 +161,8 @@ describe.each(testDatabaseEngines)("given a user who deletes their account, on %
     const unreachable: BillingProvider = {
       name: "dev",
       createCustomer: async () => "cus_unreachable",
-      createCheckoutSession: async () => ({ url: "unused" }),
+      createCheckoutSession: async () => ({ id: "cs_unused", url: "unused" }),
+      expireOtherOpenCheckoutSessions: async () => undefined,
       createPortalSession: async () => ({ url: "unused" }),
       cancelSubscriptionNow: async () => undefined,
       listSubscriptions: async () => {

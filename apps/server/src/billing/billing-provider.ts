@@ -30,7 +30,13 @@ export type BillingProvider = {
     successUrl: string;
     cancelUrl: string;
     idempotencyKey: string;
-  }): Promise<{ url: string }>;
+  }): Promise<{ id: string; url: string }>;
+  /**
+   * Expires every open checkout session of the customer but `keepSessionId`: two tabs with two plans must not both be
+   * payable, or the customer pays twice. A session that is no longer open when its turn comes (paid or expired in
+   * between) is left as it is.
+   */
+  expireOtherOpenCheckoutSessions(input: { customerId: string; keepSessionId: string }): Promise<void>;
   /**
    * The billing portal; with `switchTo` it opens straight on the confirmation of that plan change (Stripe's
    * `subscription_update_confirm` flow), as 'Upgrade Plan' and 'Downgrade Plan' ask.

@@ -235,6 +235,32 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(await startCheckout(user, developmentPriceId("plus", "month"))).toMatch(/\/dev\/billing\/portal\//);
     });
 
+    // Decision 0078: the Plus checkout left open in one tab, the Basic one paid in another, then Plus paid too.
+    it("should let only the newest of two checkouts started in two tabs be paid, so that one subscription is billed", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const firstTab = await startCheckout(user, developmentPriceId("plus", "month"));
+      const secondTab = await startCheckout(user, developmentPriceId("basic", "year"));
+      expect(secondTab).not.toBe(firstTab);
+      expect((await user.get(pathOf(firstTab))).text).toContain("This checkout session is expired.");
+      const refused = await user.postForm(`${pathOf(firstTab)}/pay`, form({}));
+      expect(refused.status).toBe(409);
+      expect(refused.text).toContain("This checkout session is no longer open.");
+      expect((await user.postForm(`${pathOf(secondTab)}/pay`, form({}))).status).toBe(303);
+      expect(await status(user)).toMatchObject({ has_subscription: true, plan: "Basic", subscriptions: [expect.objectContaining({ plan: "Basic" })] });
+      expect((await user.postForm(`${pathOf(firstTab)}/pay`, form({}))).status).toBe(409);
+      expect((await status(user)).subscriptions).toHaveLength(1);
+    });
+
+    it("should leave at most one checkout open when two tabs start theirs at the same moment", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const urls = await Promise.all([developmentPriceId("plus", "month"), developmentPriceId("studio", "year")].map((priceId) => startCheckout(user, priceId)));
+        expect(urls).toHaveLength(2);
+        const open = await testDatabase.database.selectFrom("dev_billing_checkout_session").select("id").where("status", "=", "open").execute();
+        expect(open.length).toBeLessThanOrEqual(1);
+      }
+    });
+
     it("should give a new customer one stored customer when its first checkout is asked for three times at once", async () => {
       const user = await signedIn("painter-fan@example.ch");
       const urls = await Promise.all([1, 2, 3].map(() => startCheckout(user, developmentPriceId("plus", "month"))));
@@ -333,7 +359,8 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       const failingProvider: BillingProvider = {
         name: "dev",
         createCustomer: async () => "cus_failing",
-        createCheckoutSession: async () => ({ url: "unused" }),
+        createCheckoutSession: async () => ({ id: "cs_unused", url: "unused" }),
+      expireOtherOpenCheckoutSessions: async () => undefined,
         createPortalSession: async () => ({ url: "unused" }),
         cancelSubscriptionNow: async () => undefined,
         listSubscriptions: async () => {

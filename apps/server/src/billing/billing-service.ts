@@ -147,7 +147,7 @@ export function createBillingService(options: BillingServiceOptions) {
       return createPortalSessionFor(customerId);
     }
     const bucket = Math.floor(clock().getTime() / 1000 / checkoutIdempotencyWindowSeconds);
-    return provider.createCheckoutSession({
+    const session = await provider.createCheckoutSession({
       customerId,
       userId: user.id,
       priceId,
@@ -155,6 +155,10 @@ export function createBillingService(options: BillingServiceOptions) {
       cancelUrl: `${options.publicOrigin}${checkoutCancelPath}`,
       idempotencyKey: `atelier-checkout:${user.id}:${priceId}:${bucket}`,
     });
+    // Only the newest checkout can be paid: one started in another tab, perhaps for another plan, would bill a second
+    // subscription (decision 0078). Two started at the same moment may expire each other; never both stay open.
+    await provider.expireOtherOpenCheckoutSessions({ customerId, keepSessionId: session.id });
+    return { url: session.url };
   }
 
   function createPortalSessionFor(customerId: string): Promise<{ url: string }> {

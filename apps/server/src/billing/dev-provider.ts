@@ -99,7 +99,10 @@ export function createDevProvider(options: DevProviderOptions) {
         .insertInto("dev_billing_checkout_session")
         .values({ id, customer_id: customerId, price_id: priceId, success_url: successUrl, cancel_url: cancelUrl, status: "open", created_at: clock().toISOString() })
         .execute();
-      return { url: `${options.publicOrigin}/dev/billing/checkout/${id}` };
+      return { id, url: `${options.publicOrigin}/dev/billing/checkout/${id}` };
+    },
+    async expireOtherOpenCheckoutSessions({ customerId, keepSessionId }) {
+      await db.updateTable("dev_billing_checkout_session").set({ status: "expired" }).where("customer_id", "=", customerId).where("status", "=", "open").where("id", "<>", keepSessionId).execute();
     },
     async createPortalSession({ customerId, returnUrl, switchTo }) {
       const id = newId("bps");

@@ -17,6 +17,12 @@ const stripeHelpers = new Stripe("sk_test_signing_only", { telemetry: false });
 let requests: RecordedRequest[] = [];
 let subscriptionStatus = "active";
 let refuseCheckout = false;
+/** The stand-in's checkout sessions, in the order created; `paidWhileExpired` is paid at the moment it is expired. */
+let checkoutSessions: { id: string; customer: string; status: "open" | "complete" | "expired"; paidWhileExpired?: boolean; failsToExpire?: boolean }[] = [];
+
+function checkoutSessionBody(session: (typeof checkoutSessions)[number]) {
+  return { id: session.id, object: "checkout.session", url: `https://checkout.stripe.com/c/pay/${session.id}`, customer: session.customer, status: session.status };
+}
 let server: http.Server;
 let port: number;
 
@@ -25,7 +31,24 @@ function answer(request: RecordedRequest): { status: number; body: unknown } {
   if (request.method === "POST" && request.path === "/v1/customers") return { status: 200, body: { id: "cus_test_1", object: "customer", email: request.form.get("email") } };
   if (request.method === "POST" && request.path === "/v1/checkout/sessions") {
     if (refuseCheckout) return { status: 400, body: { error: { type: "invalid_request_error", code: "resource_missing", param: "line_items[0][price]", message: "No such price: 'price_P_m'" } } };
-    return { status: 200, body: { id: "cs_test_1", object: "checkout.session", url: "https://checkout.stripe.com/c/pay/cs_test_1", customer: request.form.get("customer") } };
+    const session = { id: `cs_test_${checkoutSessions.length + 1}`, customer: request.form.get("customer") ?? "", status: "open" as const };
+    checkoutSessions.push(session);
+    return { status: 200, body: checkoutSessionBody(session) };
+  }
+  if (request.method === "GET" && request.path.startsWith("/v1/checkout/sessions?")) {
+    const query = new URL(`http://x${request.path}`).searchParams;
+    const data = checkoutSessions.filter((session) => session.customer === query.get("customer") && session.status === query.get("status")).map(checkoutSessionBody);
+    return { status: 200, body: { object: "list", has_more: false, url: "/v1/checkout/sessions", data } };
+  }
+  const checkoutSession = checkoutSessions.find((session) => request.path.startsWith(`/v1/checkout/sessions/${session.id}`));
+  if (checkoutSession !== undefined && request.method === "GET") return { status: 200, body: checkoutSessionBody(checkoutSession) };
+  if (checkoutSession !== undefined && request.method === "POST" && request.path.endsWith("/expire")) {
+    if (checkoutSession.paidWhileExpired) checkoutSession.status = "complete";
+    if (checkoutSession.status !== "open" || checkoutSession.failsToExpire) {
+      return { status: 400, body: { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${checkoutSession.status}".` } } };
+    }
+    checkoutSession.status = "expired";
+    return { status: 200, body: checkoutSessionBody(checkoutSession) };
   }
   if (request.method === "POST" && request.path === "/v1/billing_portal/sessions") return { status: 200, body: { id: "bps_1", object: "billing_portal.session", url: "https://billing.stripe.com/p/session/test_1" } };
   if (request.method === "DELETE" && request.path === "/v1/subscriptions/sub_test_1") {
@@ -98,6 +121,7 @@ describe("given the Stripe provider with the real SDK against a local Stripe sta
     requests = [];
     subscriptionStatus = "active";
     refuseCheckout = false;
+    checkoutSessions = [];
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
   });
   afterEach(async () => {
@@ -119,7 +143,7 @@ describe("given the Stripe provider with the real SDK against a local Stripe sta
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({ url: "https://checkout.stripe.com/c/pay/cs_test_1" });
 
-    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(["POST /v1/customers", "POST /v1/checkout/sessions"]);
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual(["POST /v1/customers", "POST /v1/checkout/sessions", "GET /v1/checkout/sessions?customer=cus_test_1&status=open&limit=100"]);
     const [customerCall, checkoutCall] = requests as [RecordedRequest, RecordedRequest];
     expect(customerCall.headers.authorization).toBe("Bearer sk_test_fake_key");
     expect(customerCall.headers["idempotency-key"]).toBe(`atelier-customer:${userId}`);
@@ -135,6 +159,29 @@ describe("given the Stripe provider with the real SDK against a local Stripe sta
     // A second checkout reuses the stored customer.
     await user.post("/user/create-checkout-session", { priceId: "price_P_y" });
     expect(requests.filter((request) => request.path === "/v1/customers")).toHaveLength(1);
+  });
+
+  // Decision 0078: two tabs, two plans, two checkouts; paying both would bill two subscriptions.
+  it("should expire the customer's other open checkout sessions when a checkout starts, leaving a session paid meanwhile as it is", async () => {
+    const app = createStripeTestApp();
+    const user = createStudyTestClient(app);
+    await user.signUp("collector@example.ch");
+    expect((await user.post("/user/create-checkout-session", { priceId: "price_P_m" })).body).toEqual({ url: "https://checkout.stripe.com/c/pay/cs_test_1" });
+    expect((await user.post("/user/create-checkout-session", { priceId: "price_B_y" })).body).toEqual({ url: "https://checkout.stripe.com/c/pay/cs_test_2" });
+    expect(checkoutSessions.map((session) => `${session.id} ${session.status}`)).toEqual(["cs_test_1 expired", "cs_test_2 open"]);
+    expect(requests.filter((request) => request.path.endsWith("/expire")).map((request) => request.path)).toEqual(["/v1/checkout/sessions/cs_test_1/expire"]);
+
+    // Paid in its tab between the list and the expiry: Stripe refuses the expiry, and the new checkout still opens.
+    (checkoutSessions[1] as (typeof checkoutSessions)[number]).paidWhileExpired = true;
+    const third = await user.post("/user/create-checkout-session", { priceId: "price_S_m" });
+    expect(third.status, third.text).toBe(200);
+    expect(checkoutSessions.map((session) => `${session.id} ${session.status}`)).toEqual(["cs_test_1 expired", "cs_test_2 complete", "cs_test_3 open"]);
+
+    // A session that stays open when Stripe refuses to expire it fails the checkout (502, as any refusal): two could be paid.
+    (checkoutSessions[2] as (typeof checkoutSessions)[number]).failsToExpire = true;
+    const refused = await user.post("/user/create-checkout-session", { priceId: "price_B_m" });
+    expect(refused.status).toBe(502);
+    expect(refused.body).not.toHaveProperty("url");
   });
 
   it("should sync the subscription from Stripe on a signed webhook and open the portal for the customer", async () => {

@@ -56,7 +56,18 @@ export function createStripeProvider(options: StripeProviderOptions): BillingPro
       if (!session.url) {
         throw new Error(`Stripe answered checkout session ${session.id} without a URL.`);
       }
-      return { url: session.url };
+      return { id: session.id, url: session.url };
+    },
+    async expireOtherOpenCheckoutSessions({ customerId, keepSessionId }) {
+      for await (const session of stripe.checkout.sessions.list({ customer: customerId, status: "open", limit: 100 })) {
+        if (session.id === keepSessionId) continue;
+        try {
+          await stripe.checkout.sessions.expire(session.id);
+        } catch (error) {
+          // Paid or expired since the list was read: nothing is left to expire. Any other failure is the checkout's.
+          if ((await stripe.checkout.sessions.retrieve(session.id)).status === "open") throw error;
+        }
+      }
     },
     async createPortalSession({ customerId, returnUrl, switchTo }) {
       const session = await stripe.billingPortal.sessions.create({
