@@ -18,6 +18,22 @@ describe("given the study client", () => {
     expect(await createStudyClient(siteHttpOver(fetchImplementation)).loadGroups()).toEqual({ status: "error", message: "Failed to load saved groups", httpStatus: 500 });
   });
 
+  it("should carry the server's sentence beside the spec's text when it refuses for a while (429), and only then", async () => {
+    const sentence = "At most 10 sessions of more than 1,000 cards can start in a minute. Please wait 42 seconds, or choose fewer cards.";
+    const limited = recordingFetch(() => json(429, { error: sentence }));
+    expect(await createStudyClient(siteHttpOver(limited.fetchImplementation)).loadPairs("g1", { mode: "test", range: "all" })).toEqual({
+      status: "error",
+      message: STUDY_ERROR_MESSAGES.loadPairs,
+      httpStatus: 429,
+      detail: sentence,
+    });
+    expect(limited.requests).toHaveLength(1);
+    const withoutSentence = recordingFetch(() => new Response("Too Many Requests", { status: 429 }));
+    expect(await createStudyClient(siteHttpOver(withoutSentence.fetchImplementation)).loadPairs("g1", { mode: "test", range: "all" })).toEqual({ status: "error", message: STUDY_ERROR_MESSAGES.loadPairs, httpStatus: 429 });
+    const notFound = recordingFetch(() => json(404, { error: "Group not found." }));
+    expect(await createStudyClient(siteHttpOver(notFound.fetchImplementation)).loadPairs("g1", { mode: "test", range: "all" })).toEqual({ status: "error", message: STUDY_ERROR_MESSAGES.loadPairs, httpStatus: 404 });
+  });
+
   it("should answer 'Failed to load saved groups' when the network fails", async () => {
     const failing: typeof fetch = async () => {
       throw new TypeError("Failed to fetch");

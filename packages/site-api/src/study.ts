@@ -26,7 +26,11 @@ export const RATE_ERROR_MESSAGE = "Failed to save the rating";
 export const PAIR_EDIT_ERROR_MESSAGE = "The pair could not be changed. Please try again.";
 export const RESET_ERROR_MESSAGE = "Failed to reset the progress";
 
-export type StudyResult<Data> = { status: "ok"; data: Data } | { status: "error"; message: string; httpStatus?: number };
+/**
+ * A call's outcome. A failure's `message` is the spec's text; `detail` is the server's own sentence when it refused for a
+ * while (429: how long to wait, or what to ask for instead), to show beside it.
+ */
+export type StudyResult<Data> = { status: "ok"; data: Data } | { status: "error"; message: string; httpStatus?: number; detail?: string };
 
 const groupSchema = v.object({
   id: v.string(),
@@ -230,7 +234,11 @@ export function createStudyClient({ api, csrfHeaders }: SiteHttp, { createUpload
       const parsed = v.safeParse(schema, await response.json());
       return parsed.success ? { status: "ok", data: parsed.output } : { status: "error", message: errorMessage, httpStatus: response.status };
     } catch (error) {
-      return error instanceof HTTPError ? { status: "error", message: errorMessage, httpStatus: error.response.status } : { status: "error", message: errorMessage };
+      if (!(error instanceof HTTPError)) return { status: "error", message: errorMessage };
+      const httpStatus = error.response.status;
+      if (httpStatus !== 429) return { status: "error", message: errorMessage, httpStatus };
+      const body = v.safeParse(errorBodySchema, await error.response.json().catch(() => undefined));
+      return { status: "error", message: errorMessage, httpStatus, ...(body.success && { detail: body.output.error }) };
     }
   }
 

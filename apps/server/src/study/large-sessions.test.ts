@@ -98,6 +98,7 @@ describe.each(testDatabaseEngines)("given a film of more than 1,000 pairs and a 
     expect(refused.body).toEqual({ error: tooManyLargeSessionsMessage(largeSessionLimit, 60) });
     expect(refused.body.error).toBe("At most 3 sessions of more than 1,000 cards can start in a minute. Please wait 60 seconds, or choose fewer cards.");
     expect(refused.headers.get("Retry-After")).toBe("60");
+    expect(tooManyLargeSessionsMessage({ maximumRequests: 1, windowMilliseconds: 60_000 }, 1)).toBe("At most 1 session of more than 1,000 cards can start in a minute. Please wait a second, or choose fewer cards.");
     // Over the limit, a session of 1,000 cards is still answered.
     const regular = await sessionOf(learner, groupId, `?cardCount=${largeSessionCardCount}`);
     expect(regular.status, regular.text).toBe(200);

@@ -59,7 +59,8 @@ export function tooManyLargeSessionsMessage(limit: { maximumRequests: number; wi
   const minutes = limit.windowMilliseconds / 60_000;
   const window = minutes === 1 ? "a minute" : Number.isInteger(minutes) ? `${minutes} minutes` : `${limit.windowMilliseconds / 1_000} seconds`;
   const wait = retryAfterSeconds === 1 ? "a second" : `${retryAfterSeconds} seconds`;
-  return `At most ${limit.maximumRequests} sessions of more than ${largeSessionCardCount.toLocaleString("en-US")} cards can start in ${window}. Please wait ${wait}, or choose fewer cards.`;
+  const sessions = limit.maximumRequests === 1 ? "1 session" : `${limit.maximumRequests} sessions`;
+  return `At most ${sessions} of more than ${largeSessionCardCount.toLocaleString("en-US")} cards can start in ${window}. Please wait ${wait}, or choose fewer cards.`;
 }
 
 export type StudyRoutesOptions = {

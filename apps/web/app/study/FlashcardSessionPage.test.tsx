@@ -77,6 +77,15 @@ describe("given the flashcard session", () => {
     expect(fakeClient.loadStats).toHaveBeenCalledTimes(1);
   });
 
+  it("should show the spec's loading error with the server's sentence when it refuses a large session for a while", async () => {
+    const sentence = "At most 10 sessions of more than 1,000 cards can start in a minute. Please wait 42 seconds, or choose fewer cards.";
+    fakeClient.loadPairs.mockResolvedValue({ status: "error", message: "Failed to load flashcard pairs", httpStatus: 429, detail: sentence });
+    renderSession();
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toBe(`Failed to load flashcard pairs${sentence}`);
+    expect([...alert.querySelectorAll("p")].map((paragraph) => paragraph.textContent)).toEqual(["Failed to load flashcard pairs", sentence]);
+  });
+
   it("should show the film's neighbouring lines on demand, in the answer's language too once flipped, and toggle them with C", async () => {
     fakeClient.loadPairs.mockResolvedValue({
       status: "ok",

@@ -114,7 +114,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
     async (config: SessionConfig) => {
       const result = await studyClient.loadPairs(groupId, { ...config, cardCount: config.cardCount });
       if (result.status === "ok") dispatch({ type: "cards-loaded", cards: result.data.pairs });
-      else dispatch({ type: "cards-failed", message: result.message });
+      else dispatch({ type: "cards-failed", message: result.message, ...(result.detail !== undefined && { detail: result.detail }) });
     },
     [groupId, studyClient],
   );
@@ -279,7 +279,10 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
 
       {state.status === "load-error" || state.status === "empty" ? (
         <div className="study-completion">
-          <p role={state.status === "load-error" ? "alert" : "status"}>{state.message}</p>
+          <div role={state.status === "load-error" ? "alert" : "status"}>
+            <p>{state.message}</p>
+            {state.detail ? <p>{state.detail}</p> : null}
+          </div>
           {backToConfig}
         </div>
       ) : null}

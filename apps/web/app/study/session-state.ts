@@ -18,12 +18,14 @@ export interface SessionState {
   anonymousLimit: AnonymousLimit;
   /** The text shown for `load-error` and `empty` (spec §8). */
   message?: string;
+  /** The server's own sentence beside a `load-error` (a 429 says how long to wait, or to ask for fewer cards). */
+  detail?: string;
 }
 
 export type SessionAction =
   | { type: "cards-requested"; config: SessionConfig }
   | { type: "cards-loaded"; cards: FlashcardPair[] }
-  | { type: "cards-failed"; message: string }
+  | { type: "cards-failed"; message: string; detail?: string }
   | { type: "flipped" }
   | { type: "moved"; direction: "next" | "previous" }
   | { type: "rated"; pairId: string; currentBox: BoxNumber; anonymousLimitReached: boolean }
@@ -55,7 +57,7 @@ function progressOfLoadedCards(cards: readonly FlashcardPair[]): ProgressByPairI
 function withCards(state: SessionState, cards: FlashcardPair[]): SessionState {
   if (cards.length === 0) return { ...state, cards, index: 0, side: "A", status: "empty", message: STUDY_ERROR_MESSAGES.noPairs };
   const status = allLoadedCardsMemorized(cards, progressOfLoadedCards(cards), state.config.range) ? "memorized-all" : "active";
-  return { ...state, cards, status, message: undefined };
+  return { ...state, cards, status, message: undefined, detail: undefined };
 }
 
 /**
@@ -71,7 +73,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     case "cards-loaded":
       return withCards({ ...state, index: 0, side: "A" }, action.cards);
     case "cards-failed":
-      return { ...state, status: "load-error", cards: [], index: 0, side: "A", message: action.message };
+      return { ...state, status: "load-error", cards: [], index: 0, side: "A", message: action.message, ...(action.detail !== undefined && { detail: action.detail }) };
     case "flipped":
       if (state.status !== "active") return state;
       return { ...state, side: state.side === "A" ? "B" : "A" };
