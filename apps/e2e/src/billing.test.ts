@@ -99,6 +99,28 @@ describe("given a signed-in visitor and the development billing provider", () =>
     }
   });
 
+  // Decision 0078, and the development pages in the theme the visitor chose on the site.
+  it("should let only the newest of two tabs' checkouts be paid, the development checkout in the site's dark theme", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const firstTab = await context.newPage();
+    const secondTab = await context.newPage();
+    try {
+      await signUpAndVerify(firstTab, testbed.server.origin, uniqueEmail("two-tabs"));
+      await firstTab.evaluate(() => window.localStorage.setItem("theme", "dark"));
+      await choosePlanAndReachTheDevCheckout(firstTab, "Plus");
+      expect(await firstTab.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor])).toEqual(["dark", "rgb(22, 22, 22)"]);
+
+      await choosePlanAndReachTheDevCheckout(secondTab, "Basic");
+      await firstTab.getByRole("button", { name: "Pay", exact: true }).click();
+      await firstTab.getByText("This checkout session is no longer open.").waitFor();
+      await secondTab.getByRole("button", { name: "Pay", exact: true }).click();
+      await secondTab.waitForURL(/\/checkout-success\?success=true&session_id=/);
+      expect(await subscriptionStatus(secondTab)).toMatchObject({ has_subscription: true, is_active: true, plan: "Basic" });
+    } finally {
+      await context.close();
+    }
+  });
+
   it("should send a signed-out choice to the login page and back to the plans", async () => {
     const context = await testbed.browser.newContext();
     const page = await context.newPage();

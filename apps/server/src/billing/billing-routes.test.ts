@@ -4,6 +4,7 @@ import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../dat
 import { testOrigin } from "../identity/testing/identity-test-client.ts";
 import { createStudyTestClient, type StudyTestClient } from "../study/testing/study-test-client.ts";
 import type { BillingProvider } from "./billing-provider.ts";
+import { devBillingThemeScript } from "./dev-billing-pages.ts";
 import { developmentPriceId } from "./plans.ts";
 import { createBillingTestServer, form, pathOf, startCheckout, subscribe, withoutRelayHeadersOnDevelopmentPages } from "./testing/billing-test-helpers.ts";
 import { developmentWebhookSecret, verifyStripeSignature } from "./webhook-signature.ts";
@@ -131,6 +132,31 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
     });
   });
 
+  describe("the development pages' theme script", () => {
+    /** The theme the script sets on a page whose storage holds `stored` and whose system prefers dark or not. */
+    function themeSetBy(stored: string | null | "throws", prefersDark: boolean): string | undefined {
+      const attributes: Record<string, string> = {};
+      const localStorage = {
+        getItem: () => {
+          if (stored === "throws") throw new Error("SecurityError");
+          return stored;
+        },
+      };
+      const matchMedia = (query: string) => ({ matches: query === "(prefers-color-scheme: dark)" && prefersDark });
+      const document = { documentElement: { setAttribute: (name: string, value: string) => (attributes[name] = value) } };
+      new Function("localStorage", "matchMedia", "document", devBillingThemeScript)(localStorage, matchMedia, document);
+      return attributes["data-theme"];
+    }
+
+    it("should follow the theme chosen on the site, else the system's preference, even when storage is blocked", () => {
+      expect(themeSetBy("dark", false)).toBe("dark");
+      expect(themeSetBy("light", true)).toBe("light");
+      expect(themeSetBy(null, true)).toBe("dark");
+      expect(themeSetBy("purple", false)).toBe("light");
+      expect(themeSetBy("throws", true)).toBe("dark");
+    });
+  });
+
   describe("the development checkout and portal", () => {
     it("should make the plan active until the end of the period after Pay, through the signed webhook", async () => {
       const user = await signedIn("painter-fan@example.ch");
@@ -139,6 +165,11 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       expect(checkoutUrl).toMatch(new RegExp(`^${testOrigin}/dev/billing/checkout/cs_dev_`));
       const page = await user.get(pathOf(checkoutUrl));
       expect(page.text).toContain("Plus (monthly), CHF 9.00 per month");
+      expect(page.text).toContain('<script src="/dev/billing/theme.js"></script>');
+      const themeScript = await user.get("/dev/billing/theme.js");
+      expect(themeScript.status).toBe(200);
+      expect(themeScript.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(themeScript.text).toContain('localStorage.getItem("theme")');
       for (const label of [">Pay<", ">Fail payment<", ">Cancel<", 'name="csrfmiddlewaretoken"']) expect(page.text).toContain(label);
 
       const sessionId = checkoutUrl.split("/").at(-1);

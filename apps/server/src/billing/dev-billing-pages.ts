@@ -12,7 +12,19 @@ const style =
   ".ok{background:#e4f6e4;border-color:#4a9d4a}.error{background:#fde4e4;border-color:#c44}" +
   "form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:1px solid #555;background:#fff;cursor:pointer}" +
   "button.primary{background:#1d4ed8;color:#fff;border-color:#1d4ed8}button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}" +
-  "section{border-top:1px solid #ccc;padding:1rem 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dd{margin:0}";
+  "section{border-top:1px solid #ccc;padding:1rem 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dd{margin:0}" +
+  // The site's dark theme, as the visitor chose it there (themeScript) or, before the script runs, as the system prefers.
+  ":root{color-scheme:light}:root[data-theme=dark]{color-scheme:dark}" +
+  "[data-theme=dark] body{background:#161616;color:#ececec}[data-theme=dark] a{color:#9cc2ff}" +
+  "[data-theme=dark] .note{background:#3a2f12;border-color:#a8862c}[data-theme=dark] .ok{background:#163216;border-color:#3f8a3f}[data-theme=dark] .error{background:#3d1818;border-color:#c44}" +
+  "[data-theme=dark] button{background:#262626;color:#ececec;border-color:#8a8a8a}[data-theme=dark] button.primary{background:#3b6ef0;border-color:#3b6ef0;color:#fff}[data-theme=dark] section{border-color:#444}";
+
+/**
+ * The site's theme on these pages, served from this origin (`script-src 'self'`): the visitor's choice on the site
+ * (localStorage "theme", as `@atelier/ui`'s theme toggle stores it), else the system's preference.
+ */
+export const devBillingThemeScript =
+  '(function(){var t=null;try{t=localStorage.getItem("theme")}catch(e){}if(t!=="light"&&t!=="dark"){try{t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}catch(e){t="light"}}document.documentElement.setAttribute("data-theme",t)})();';
 
 function formatPrice(price: PlanPrice): string {
   return `CHF ${(price.amountInCents / 100).toFixed(2)} per ${price.interval}`;
@@ -26,7 +38,7 @@ function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Atelier development billing</title><style>${style}</style></head>
+<title>${escapeHtml(title)} · Atelier development billing</title><script src="/dev/billing/theme.js"></script><style>${style}</style></head>
 <body><main>
 <p class="note">Development payment provider: no real payment happens here.</p>
 <h1>${escapeHtml(title)}</h1>
@@ -73,6 +85,8 @@ export function createDevBillingPages(options: { dev: DevProvider; catalogue: Pl
     await next();
     c.header("Cache-Control", "no-store");
   });
+
+  app.get("/theme.js", (c) => c.body(devBillingThemeScript, 200, { "Content-Type": "text/javascript; charset=utf-8" }));
 
   const notFound = (c: Context, what: string) =>
     c.html(page(`No such ${what}`, `<p>This ${what} does not exist. Start again from the <a href="${escapeHtml(options.publicOrigin)}/pricing">pricing page</a>.</p>`), 404);
