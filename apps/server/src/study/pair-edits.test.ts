@@ -189,6 +189,35 @@ describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, o
     }
   });
 
+  // A merge reads both pairs' records and writes their sum; a rating of the first pair between that read and the write
+  // was lost on PostgreSQL (its review counted nowhere). The merge now locks the records it reads.
+  it("should keep every rating of a pair sent while its owner merges it with the next one", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const learner = await signedIn("ann@example.ch");
+    for (let round = 0; round < 6; round += 1) {
+      now = new Date(now.getTime() + 61_000);
+      const groupId = await uploadGroup(owner);
+      const pairs = (await statsOf(owner, groupId)).pairs;
+      const merged = pairs.filter((_, index) => index % 2 === 0 && index + 1 < pairs.length);
+      for (const pair of pairs) await rate(learner, pair.id, 1);
+      const answers = await Promise.all(
+        merged.flatMap((pair) => [
+          owner.post(`/api/subtitle-pairs/${pair.id}/merge-next/`),
+          learner.post(`/api/subtitle-pairs/${pair.id}/rate/`, { is_correct: true }),
+          learner.post(`/api/subtitle-pairs/${pair.id}/rate/`, { is_correct: false }),
+        ]),
+      );
+      expect(answers.map((answer) => answer.status).filter((status) => status !== 200)).toEqual([]);
+      const records = await testDatabase.database
+        .selectFrom("study_progress")
+        .select(["pair_id", "review_count"])
+        .where("pair_id", "in", merged.map((pair) => pair.id))
+        .execute();
+      // One review of each of the two pairs before, and the two sent with the merge.
+      expect(records.map((record) => Number(record.review_count))).toEqual(merged.map(() => 4));
+    }
+  });
+
   it("should answer ratings of pairs deleted at that moment with 404, never 500", async () => {
     const learners = [createStudyTestClient(app), createStudyTestClient(app), await signedIn("ann@example.ch")];
     // Forty films: on PostgreSQL a rating whose pair went between its statement's read and its write failed the foreign

@@ -39,6 +39,15 @@ export async function updatePairSides(transaction: Executor, pair: EditablePair,
 }
 
 /**
+ * The records a merge or a split reads to rewrite, locked until it commits on PostgreSQL: a rating committed between
+ * the read and the rewrite would otherwise be overwritten (its review lost). It waits instead, and then rates the
+ * rewritten record, or finds its pair gone (404). SQLite runs one write at a time already.
+ */
+function lockedOnPostgres<Query extends { forUpdate(): Query }>(transaction: Executor, query: Query): Query {
+  return transaction.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
+}
+
+/**
  * Joins a pair with the next one of its group. Every learner's progress follows: the merged pair keeps the lower
  * box of the two (a pair one learner never studied counts as the lowest), with its due date.
  */
@@ -54,7 +63,7 @@ export async function mergePairWithNext(transaction: Executor, pair: EditablePai
   if (next === undefined) throw new RequestValidationError(lastPairMergeMessage);
   const merged = { english: `${pair.english} ${next.english}`, swedish: `${pair.swedish} ${next.swedish}`, confidence: Math.min(pair.confidence, Number(next.confidence)) };
 
-  const progress = await transaction.selectFrom("study_progress").selectAll().where("pair_id", "in", [pair.id, next.id]).execute();
+  const progress = await lockedOnPostgres(transaction, transaction.selectFrom("study_progress").selectAll().where("pair_id", "in", [pair.id, next.id])).execute();
   const byLearner = new Map<string, { own?: (typeof progress)[number]; next?: (typeof progress)[number] }>();
   for (const row of progress) {
     const entry = byLearner.get(row.learner_key) ?? {};
@@ -141,7 +150,7 @@ export async function splitPair(transaction: Executor, pair: EditablePair, point
   const secondPair: EditablePair = { id: crypto.randomUUID(), group_id: pair.group_id, position: pair.position + 1, ...second, confidence: pair.confidence };
   await transaction.insertInto("subtitle_pair").values(secondPair).execute();
   await transaction.updateTable("subtitle_pair").set(first).where("id", "=", pair.id).execute();
-  const progress = await transaction.selectFrom("study_progress").selectAll().where("pair_id", "=", pair.id).execute();
+  const progress = await lockedOnPostgres(transaction, transaction.selectFrom("study_progress").selectAll().where("pair_id", "=", pair.id)).execute();
   if (progress.length > 0) await transaction.insertInto("study_progress").values(progress.map((row) => ({ ...row, pair_id: secondPair.id }))).execute();
   await transaction
     .updateTable("subtitle_group")

@@ -165,10 +165,13 @@ const countedCall = "(signed.holds AND signed.scope IS NOT NULL)";
  * returned. A session that does not hold counts and writes nothing. One statement reads every record before it
  * writes any, so a batch holds a learner's pair once at most and, for a learner under a memorized limit, one rating
  * at most (`statementsOfBatch`). Each rating's rows are looked up by key in a lateral subquery with a limit, which the
- * planner never turns into a join of whole tables: the plan is generic, made for a guess of 10 ratings.
+ * planner never turns into a join of whole tables: the plan is generic, made for a guess of 10 ratings. The record is
+ * read locked (`FOR NO KEY UPDATE`): a merge or split of its pair that rewrites it from what it read (locked too) is
+ * waited for, and the rating then reads what that wrote; unlocked, the rating's write, computed from the record as it
+ * was, undid the merge's sum of the two pairs' reviews.
  */
 const rateBatchOnPostgres: SessionPreparedStatement = {
-  name: "atelier_rate_cards_1",
+  name: "atelier_rate_cards_2",
   parameterTypes: ratingInputColumns.map(([, type]) => `${type}[]`),
   sql: `WITH input AS (
       SELECT * FROM unnest(${ratingInputColumns.map(([, type], index) => `$${index + 1}::${type}[]`).join(", ")})
@@ -202,6 +205,7 @@ const rateBatchOnPostgres: SessionPreparedStatement = {
       ) AS target ON TRUE
       LEFT JOIN LATERAL (
         SELECT ${progressColumns.join(", ")} FROM study_progress WHERE learner_key = numbered.learner_key AND pair_id = numbered.pair_id LIMIT 1
+        FOR NO KEY UPDATE
       ) AS before ON TRUE
       LEFT JOIN LATERAL (SELECT memorized_count FROM study_learner_memorized WHERE learner_key = numbered.learner_key LIMIT 1) AS memorized ON TRUE
       LEFT JOIN call_count AS calls ON numbered.counted AND calls.scope = numbered.scope AND calls.client_key = numbered.learner_key AND calls.window_start = numbered.window_start
