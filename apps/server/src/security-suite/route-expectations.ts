@@ -261,25 +261,30 @@ const siteAndApiExpectations: Record<string, RouteExpectation> = {
     ],
   },
 
+  "GET /dev/billing/theme.js": {
+    cache: "shared",
+    rule: "Development stand-in's theme script: the same for everyone; never mounted in production.",
+    cases: single(() => ({ path: "/dev/billing/theme.js" }), everyone(200)),
+  },
   "GET /dev/billing/checkout/:sessionId": {
     cache: "private",
     rule: "Development stand-in for Stripe's hosted checkout: the unguessable session id is the capability, as at Stripe; never mounted in production.",
-    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}` }), everyone(200), "the owner's open checkout session"),
+    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}` }), everyone(200), "learner A's open checkout session"),
   },
   "POST /dev/billing/checkout/:sessionId/pay": {
     cache: "private",
     rule: "Development stand-in for Stripe's hosted checkout: the unguessable session id is the capability, as at Stripe; never mounted in production.",
-    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/pay`, urlencoded: {} }), everyone(303), "the owner's open checkout session"),
+    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/pay`, urlencoded: {} }), everyone(303), "learner A's open checkout session"),
   },
   "POST /dev/billing/checkout/:sessionId/fail": {
     cache: "private",
     rule: "Development stand-in for Stripe's hosted checkout: the unguessable session id is the capability, as at Stripe; never mounted in production.",
-    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/fail`, urlencoded: {} }), everyone(303), "the owner's open checkout session"),
+    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/fail`, urlencoded: {} }), everyone(303), "learner A's open checkout session"),
   },
   "POST /dev/billing/checkout/:sessionId/cancel": {
     cache: "private",
     rule: "Development stand-in for Stripe's hosted checkout: the unguessable session id is the capability, as at Stripe; never mounted in production.",
-    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/cancel`, urlencoded: {} }), everyone(303), "the owner's open checkout session"),
+    cases: single((resources) => ({ path: `/dev/billing/checkout/${resources.openCheckoutSessionId}/cancel`, urlencoded: {} }), everyone(303), "learner A's open checkout session"),
   },
   "GET /dev/billing/portal/:portalSessionId": {
     cache: "private",

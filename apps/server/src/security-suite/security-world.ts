@@ -84,7 +84,10 @@ export type SecurityResources = {
   publicGroupId: string;
   publicPairId: string;
   publicPairIds: string[];
-  /** An open development checkout session of the owner. */
+  /**
+   * An open development checkout session of learner A: the owner's end in the owner's subscription, and a checkout
+   * started after another expires it (decision 0078).
+   */
   openCheckoutSessionId: string;
   /** A development billing portal session of the owner, and the owner's active subscription it shows. */
   portalSessionId: string;
@@ -221,8 +224,8 @@ export async function buildSecurityWorld(engine: DatabaseEngine, options: { envi
   };
   const pay = async (persona: Persona, checkoutSessionId: string) =>
     expectStatus(`the payment of ${persona.email}`, await build(persona, "POST", { path: `/dev/billing/checkout/${checkoutSessionId}/pay`, urlencoded: {} }), 303);
-  const openCheckoutSessionId = await startCheckout(personas.owner);
   await pay(personas.owner, await startCheckout(personas.owner));
+  const openCheckoutSessionId = await startCheckout(personas.learnerA);
   await pay(personas.subscriber, await startCheckout(personas.subscriber));
   const portal = await build(personas.owner, "POST", { path: "/user/create-portal-session" });
   expectStatus("the owner's portal session", portal, 303);
