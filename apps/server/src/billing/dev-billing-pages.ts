@@ -17,7 +17,7 @@ const style =
   ":root{color-scheme:light}:root[data-theme=dark]{color-scheme:dark}" +
   "[data-theme=dark] body{background:#161616;color:#ececec}[data-theme=dark] a{color:#9cc2ff}" +
   "[data-theme=dark] .note{background:#3a2f12;border-color:#a8862c}[data-theme=dark] .ok{background:#163216;border-color:#3f8a3f}[data-theme=dark] .error{background:#3d1818;border-color:#c44}" +
-  "[data-theme=dark] button{background:#262626;color:#ececec;border-color:#8a8a8a}[data-theme=dark] button.primary{background:#3b6ef0;border-color:#3b6ef0;color:#fff}[data-theme=dark] section{border-color:#444}";
+  "[data-theme=dark] button{background:#262626;color:#ececec;border-color:#8a8a8a}[data-theme=dark] button.primary{background:#1d4ed8;border-color:#6b93f5;color:#fff}[data-theme=dark] section{border-color:#444}";
 
 /**
  * The site's theme on these pages, served from this origin (`script-src 'self'`): the visitor's choice on the site
