@@ -143,7 +143,7 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
         },
       };
       const matchMedia = (query: string) => ({ matches: query === "(prefers-color-scheme: dark)" && prefersDark });
-      const document = { documentElement: { setAttribute: (name: string, value: string) => (attributes[name] = value) } };
+      const document = { documentElement: { setAttribute: (name: string, value: string) => (attributes[name] = value), style: {} } };
       new Function("localStorage", "matchMedia", "document", devBillingThemeScript)(localStorage, matchMedia, document);
       return attributes["data-theme"];
     }

@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { getCookie } from "hono/cookie";
+import { themeInitializationScript } from "@atelier/ui/theme-core";
 import { escapeHtml } from "../http/escape-html.ts";
 import type { HttpError } from "../http/http-errors.ts";
 import { createCsrfToken, csrfCookieName, csrfFormFieldName, setCsrfCookie } from "../identity/csrf.ts";
@@ -13,18 +14,17 @@ const style =
   "form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem;border-radius:.5rem;border:1px solid #555;background:#fff;cursor:pointer}" +
   "button.primary{background:#1d4ed8;color:#fff;border-color:#1d4ed8}button:focus-visible,a:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}" +
   "section{border-top:1px solid #ccc;padding:1rem 0}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dd{margin:0}" +
-  // The site's dark theme, as the visitor chose it there (themeScript) or, before the script runs, as the system prefers.
+  // The site's dark theme, as the visitor chose it there (devBillingThemeScript) or, before the script runs, as the system prefers.
   ":root{color-scheme:light}:root[data-theme=dark]{color-scheme:dark}" +
   "[data-theme=dark] body{background:#161616;color:#ececec}[data-theme=dark] a{color:#9cc2ff}" +
   "[data-theme=dark] .note{background:#3a2f12;border-color:#a8862c}[data-theme=dark] .ok{background:#163216;border-color:#3f8a3f}[data-theme=dark] .error{background:#3d1818;border-color:#c44}" +
   "[data-theme=dark] button{background:#262626;color:#ececec;border-color:#8a8a8a}[data-theme=dark] button.primary{background:#1d4ed8;border-color:#6b93f5;color:#fff}[data-theme=dark] section{border-color:#444}";
 
 /**
- * The site's theme on these pages, served from this origin (`script-src 'self'`): the visitor's choice on the site
- * (localStorage "theme", as `@atelier/ui`'s theme toggle stores it), else the system's preference.
+ * The site's theme on these pages, served from this origin (`script-src 'self'`): the same script the site runs in its
+ * `<head>` (the visitor's choice from the theme toggle, else the system's preference).
  */
-export const devBillingThemeScript =
-  '(function(){var t=null;try{t=localStorage.getItem("theme")}catch(e){}if(t!=="light"&&t!=="dark"){try{t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light"}catch(e){t="light"}}document.documentElement.setAttribute("data-theme",t)})();';
+export const devBillingThemeScript = themeInitializationScript;
 
 function formatPrice(price: PlanPrice): string {
   return `CHF ${(price.amountInCents / 100).toFixed(2)} per ${price.interval}`;

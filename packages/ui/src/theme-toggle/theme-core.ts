@@ -3,8 +3,12 @@ export type ThemeName = "light" | "dark";
 /** The localStorage key holding the visitor's chosen theme. */
 export const THEME_STORAGE_KEY = "theme";
 
-/** The part of the Web Storage API the theme needs; `window.localStorage` fits. */
-export type ThemeStorage = Pick<Storage, "getItem" | "setItem">;
+/** The part of the Web Storage API the theme needs; `window.localStorage` fits. Written out, not `Pick<Storage, …>`, so
+ * that this module compiles without the DOM's types (the server imports it through `@atelier/ui/theme-core`). */
+export type ThemeStorage = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+
+/** The part of an element the theme sets; `document.documentElement` fits. */
+export type ThemedElement = { setAttribute(name: string, value: string): void; style: { colorScheme: string } };
 
 export type StoreThemeResult = { status: "stored" } | { status: "error"; error: unknown };
 
@@ -60,7 +64,7 @@ export function resolveInitialTheme(storage: ThemeStorage | null | undefined, pr
  * @example
  * applyThemeToDocument(document.documentElement, "dark");
  */
-export function applyThemeToDocument(documentElement: HTMLElement, theme: ThemeName): void {
+export function applyThemeToDocument(documentElement: ThemedElement, theme: ThemeName): void {
   documentElement.setAttribute("data-theme", theme);
   documentElement.style.colorScheme = theme;
 }
