@@ -41,6 +41,21 @@ describe.skipIf(!haveFixtures)("given a signed-in learner with two subtitle file
       const afterRatings = await statsOf(page, publicGroupId);
       expect(afterRatings.in_progress).toBe(2);
 
+      // A reload restores the session where it was, from the tab's storage, without asking for its cards again; the
+      // cards are stored once, the position at each step, without them.
+      const counterBefore = (await main.getByText(/^\d \/ 5$/).textContent()) ?? "";
+      const cardRequests: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().includes("/pairs")) cardRequests.push(request.url());
+      });
+      await page.reload();
+      await main.getByText(counterBefore, { exact: true }).waitFor();
+      await main.getByRole("button", { name: "I got it Right" }).waitFor();
+      expect(cardRequests).toEqual([]);
+      const [savedPosition, savedCards] = await page.evaluate(() => [sessionStorage.getItem("flashcard") ?? "", sessionStorage.getItem("flashcard-cards") ?? ""]);
+      expect(JSON.parse(savedCards).cards).toHaveLength(5);
+      expect(savedPosition).not.toContain("english");
+
       await main.getByRole("button", { name: "Switch to Test Mode" }).click();
       await main.getByRole("button", { name: "Switch to Test Mode" }).waitFor({ state: "detached" });
       await main.getByRole("button", { name: "I got it Right" }).waitFor();

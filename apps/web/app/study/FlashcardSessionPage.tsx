@@ -21,6 +21,7 @@ import {
   sessionConfigFromNavigationState,
   sessionReducer,
   summarizeSession,
+  type SavedSessionCards,
   type SessionAnswer,
 } from "./session-state.ts";
 import { useReadAloud, type SpeechLanguage } from "./speech.ts";
@@ -134,8 +135,9 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
     if (state.status === "loading") void fetchCards(state.config);
   }, [fetchCards, state.status, state.config]);
 
+  const savedCards = useRef<SavedSessionCards>(undefined);
   useEffect(() => {
-    saveSessionState(window.sessionStorage, { groupId, locationKey: location.key }, state);
+    savedCards.current = saveSessionState(window.sessionStorage, { groupId, locationKey: location.key }, state, savedCards.current);
   }, [groupId, location.key, state]);
 
   // The group's stats say so when an anonymous learner arrives at the limit; a rating's answer says so on the way.

@@ -6,6 +6,7 @@ import {
   saveSessionState,
   sessionConfigFromNavigationState,
   sessionReducer,
+  SESSION_CARDS_STORAGE_KEY,
   SESSION_STORAGE_KEY,
   summarizeSession,
   type SessionState,
@@ -135,25 +136,87 @@ describe("given a deleted pair", () => {
 });
 
 describe("given session storage", () => {
-  function memoryStorage() {
+  function memoryStorage(options: { refuses?: (key: string) => boolean } = {}) {
     const values = new Map<string, string>();
-    return { getItem: (key: string) => values.get(key) ?? null, setItem: (key: string, value: string) => void values.set(key, value), values };
+    const writes: string[] = [];
+    return {
+      getItem: (key: string) => values.get(key) ?? null,
+      setItem: (key: string, value: string) => {
+        if (options.refuses?.(key)) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        writes.push(key);
+        values.set(key, value);
+      },
+      removeItem: (key: string) => void values.delete(key),
+      values,
+      writes,
+    };
   }
+  const key = { groupId: "g1", locationKey: "k1" };
 
   it("should save under 'flashcard' and restore only for the same group and history entry", () => {
     const storage = memoryStorage();
     const state = sessionReducer(loaded([pair("a"), pair("b")]), { type: "moved", direction: "next" });
-    saveSessionState(storage, { groupId: "g1", locationKey: "k1" }, state);
+    saveSessionState(storage, key, state);
     expect(storage.values.has(SESSION_STORAGE_KEY)).toBe(true);
-    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k1" })).toMatchObject({ index: 1, status: "active" });
+    expect(readSavedSessionState(storage, key)).toMatchObject({ index: 1, status: "active" });
     expect(readSavedSessionState(storage, { groupId: "g2", locationKey: "k1" })).toBeUndefined();
     expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k2" })).toBeUndefined();
+  });
+
+  it("should write the cards once, then only the position and the rated boxes at each flip, move and rating", () => {
+    const storage = memoryStorage();
+    let state = loaded([pair("a"), pair("b"), pair("c")], "test");
+    let saved = saveSessionState(storage, key, state);
+    for (const action of [{ type: "flipped" }, { type: "rated", pairId: "a", currentBox: 2, anonymousLimitReached: false }, { type: "flipped" }, { type: "rated", pairId: "b", currentBox: 1, anonymousLimitReached: false }] as const) {
+      state = sessionReducer(state, action);
+      saved = saveSessionState(storage, key, state, saved);
+    }
+    expect(storage.writes.filter((written) => written === SESSION_CARDS_STORAGE_KEY)).toHaveLength(1);
+    expect(storage.writes.filter((written) => written === SESSION_STORAGE_KEY)).toHaveLength(5);
+    // The position names the rated card's box, not the whole list again.
+    expect(JSON.parse(storage.values.get(SESSION_STORAGE_KEY) ?? "").state.boxes).toEqual([["a", 2]]);
+    expect(readSavedSessionState(storage, key)).toEqual(state);
+  });
+
+  it("should write the cards again when a pair leaves or comes back, and restore the list as it is", () => {
+    const storage = memoryStorage();
+    let state = loaded([pair("a"), pair("b"), pair("c")]);
+    let saved = saveSessionState(storage, key, state);
+    state = sessionReducer(state, { type: "pair-deleted", pairId: "b" });
+    saved = saveSessionState(storage, key, state, saved);
+    expect(readSavedSessionState(storage, key)?.cards.map((card) => card.id)).toEqual(["a", "c"]);
+    state = sessionReducer(state, { type: "pair-restored", pair: pair("b"), index: 1 });
+    saveSessionState(storage, key, state, saved);
+    expect(storage.writes.filter((written) => written === SESSION_CARDS_STORAGE_KEY)).toHaveLength(3);
+    expect(readSavedSessionState(storage, key)).toEqual(state);
+  });
+
+  it("should never restore a position with cards written for another session", () => {
+    const storage = memoryStorage();
+    saveSessionState(storage, key, loaded([pair("a"), pair("b")]));
+    const cardsOfTheFirst = storage.values.get(SESSION_CARDS_STORAGE_KEY) ?? "";
+    saveSessionState(storage, { groupId: "g1", locationKey: "k2" }, loaded([pair("x"), pair("y")]));
+    storage.values.set(SESSION_CARDS_STORAGE_KEY, cardsOfTheFirst);
+    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k2" })).toBeUndefined();
+  });
+
+  it("should leave nothing to restore when the storage refuses the new cards, rather than an older session", () => {
+    let full = false;
+    const storage = memoryStorage({ refuses: (written) => full && written === SESSION_CARDS_STORAGE_KEY });
+    const saved = saveSessionState(storage, key, loaded([pair("a"), pair("b")]));
+    full = true;
+    const deleted = sessionReducer(loaded([pair("a"), pair("b")]), { type: "pair-deleted", pairId: "a" });
+    expect(saveSessionState(storage, key, deleted, saved)).toBeUndefined();
+    expect(readSavedSessionState(storage, key)).toBeUndefined();
   });
 
   it("should ignore a malformed saved value", () => {
     const storage = memoryStorage();
     storage.setItem(SESSION_STORAGE_KEY, "{not json");
-    expect(readSavedSessionState(storage, { groupId: "g1", locationKey: "k1" })).toBeUndefined();
+    expect(readSavedSessionState(storage, key)).toBeUndefined();
+    saveSessionState(storage, key, loaded([pair("a")]));
+    storage.setItem(SESSION_CARDS_STORAGE_KEY, JSON.stringify({ id: "x", cards: [{ id: 1 }] }));
+    expect(readSavedSessionState(storage, key)).toBeUndefined();
   });
 });
 

@@ -119,9 +119,13 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
   }
 }
 
-// Session storage: the state is kept under one key and restored once, on the first render of the screen.
+// Session storage: the cards under one key, written when the session's cards change (loaded, a pair deleted or
+// restored), and the position under another, written at every flip, move and rating with the boxes that the ratings
+// changed since. A session of a whole film (20,000 cards, about 5 MB of JSON) is then not written again at each
+// action; it is read back once, on the first render of the screen.
 
 export const SESSION_STORAGE_KEY = "flashcard";
+export const SESSION_CARDS_STORAGE_KEY = "flashcard-cards";
 
 const configSchema = v.object({
   mode: v.picklist(["study", "test"]),
@@ -137,18 +141,26 @@ export function sessionConfigFromNavigationState(navigationState: unknown): Sess
   return parsed.success ? parsed.output : DEFAULT_SESSION_CONFIG;
 }
 
-const savedSessionSchema = v.object({
+const savedCardsSchema = v.object({
+  /** Which write of the cards this is: the position names it, so that it is never read with another session's cards. */
+  id: v.string(),
+  // The pairs as the API sends them, context and confidence included, so a restored session shows them too.
+  cards: v.array(flashcardPairSchema),
+});
+
+const savedPositionSchema = v.object({
   groupId: v.string(),
   /** The history entry the session belongs to: a reload keeps it, a new visit from the setup does not. */
   locationKey: v.string(),
+  cardsId: v.string(),
   state: v.object({
     status: v.picklist(["active", "studied", "memorized-all"]),
     config: configSchema,
-    // The pairs as the API sends them, context and confidence included, so a restored session shows them too.
-    cards: v.array(flashcardPairSchema),
     index: v.pipe(v.number(), v.integer(), v.minValue(0)),
     side: v.picklist(["A", "B"]),
     anonymousLimit: v.picklist(["reached", "not-reached"]),
+    /** The boxes of the cards rated since the cards were written: [pair id, box]. */
+    boxes: v.array(v.tuple([v.string(), v.picklist([1, 2, 3, 4, 5])])),
   }),
 });
 
@@ -157,36 +169,86 @@ export interface SavedSessionKey {
   locationKey: string;
 }
 
-export function saveSessionState(storage: Pick<Storage, "setItem">, key: SavedSessionKey, state: SessionState): void {
-  if (state.status !== "active" && state.status !== "studied" && state.status !== "memorized-all") return;
+/** The cards last written to storage; pass it to the next `saveSessionState` so that it writes only what changed. */
+export interface SavedSessionCards {
+  id: string;
+  cards: readonly FlashcardPair[];
+}
+
+type SessionStorage = Pick<Storage, "setItem" | "removeItem">;
+
+/** The same card, but for its box: a rating changes nothing else of a card during a session. */
+function isSameCardButForItsBox(saved: FlashcardPair, current: FlashcardPair): boolean {
+  return (
+    saved === current ||
+    (saved.id === current.id && saved.english === current.english && saved.swedish === current.swedish && saved.confidence === current.confidence && saved.context === current.context)
+  );
+}
+
+function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): SavedSessionCards | undefined {
+  const saved = { id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`, cards };
   try {
-    const { status, config, cards, index, side, anonymousLimit } = state;
-    storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, state: { status, config, cards, index, side, anonymousLimit } }));
+    storage.setItem(SESSION_CARDS_STORAGE_KEY, JSON.stringify(saved));
+    return saved;
   } catch {
-    // A full or disabled storage only costs the restore after a reload.
+    // A full or disabled storage only costs the restore after a reload; what is left must not be restored instead.
+    try {
+      storage.removeItem(SESSION_STORAGE_KEY);
+      storage.removeItem(SESSION_CARDS_STORAGE_KEY);
+    } catch {
+      // Nothing more can be done with this storage.
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Saves the session for a reload of its history entry, and returns the cards now in storage: pass them back with the
+ * next state, so that a flip or a rating writes the position alone.
+ *
+ * @example
+ * savedCards.current = saveSessionState(window.sessionStorage, { groupId, locationKey }, state, savedCards.current);
+ */
+export function saveSessionState(storage: SessionStorage, key: SavedSessionKey, state: SessionState, savedCards?: SavedSessionCards): SavedSessionCards | undefined {
+  if (state.status !== "active" && state.status !== "studied" && state.status !== "memorized-all") return savedCards;
+  const { status, config, cards, index, side, anonymousLimit } = state;
+  const cardsStillSaved = savedCards !== undefined && savedCards.cards.length === cards.length && cards.every((card, at) => isSameCardButForItsBox(savedCards.cards[at] as FlashcardPair, card));
+  const saved = cardsStillSaved ? savedCards : writeCards(storage, cards);
+  if (saved === undefined) return undefined;
+  const boxes = cards.filter((card, at) => card.current_box !== saved.cards[at]?.current_box).map((card) => [card.id, card.current_box]);
+  try {
+    storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, cardsId: saved.id, state: { status, config, index, side, anonymousLimit, boxes } }));
+  } catch {
+    // As for the cards: only the restore after a reload is lost; an older position must not be restored instead.
+    try {
+      storage.removeItem(SESSION_STORAGE_KEY);
+    } catch {
+      // Nothing more can be done with this storage.
+    }
+  }
+  return saved;
+}
+
+function readJson(storage: Pick<Storage, "getItem">, storageKey: string): unknown {
+  try {
+    const raw = storage.getItem(storageKey);
+    return raw === null ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }
 
 /** The saved state for this group and history entry, if any and well-formed. */
 export function readSavedSessionState(storage: Pick<Storage, "getItem">, key: SavedSessionKey): SessionState | undefined {
-  let raw: string | null;
-  try {
-    raw = storage.getItem(SESSION_STORAGE_KEY);
-  } catch {
-    return undefined;
-  }
-  if (raw === null) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  const parsed = v.safeParse(savedSessionSchema, json);
-  if (!parsed.success || parsed.output.groupId !== key.groupId || parsed.output.locationKey !== key.locationKey) return undefined;
-  const saved = parsed.output.state;
-  if (saved.cards.length === 0 || saved.index >= saved.cards.length) return undefined;
-  return { ...saved, cards: saved.cards.map((card) => ({ ...card })) };
+  const position = v.safeParse(savedPositionSchema, readJson(storage, SESSION_STORAGE_KEY));
+  if (!position.success || position.output.groupId !== key.groupId || position.output.locationKey !== key.locationKey) return undefined;
+  const savedCards = v.safeParse(savedCardsSchema, readJson(storage, SESSION_CARDS_STORAGE_KEY));
+  if (!savedCards.success || savedCards.output.id !== position.output.cardsId) return undefined;
+  const { boxes, ...saved } = position.output.state;
+  const cards = savedCards.output.cards;
+  if (cards.length === 0 || saved.index >= cards.length) return undefined;
+  const boxByPairId = new Map(boxes);
+  return { ...saved, cards: cards.map((card) => ({ ...card, current_box: boxByPairId.get(card.id) ?? card.current_box })) };
 }
 
 /** One answer of this session, for the end-of-session summary. */
