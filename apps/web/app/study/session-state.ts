@@ -169,10 +169,14 @@ export interface SavedSessionKey {
   locationKey: string;
 }
 
-/** The cards last written to storage; pass it to the next `saveSessionState` so that it writes only what changed. */
+/**
+ * The cards last written to storage (or refused by it: too large for its quota, or storage disabled); pass it to the
+ * next `saveSessionState` so that it writes only what changed, and does not try the same refused write at every step.
+ */
 export interface SavedSessionCards {
   id: string;
   cards: readonly FlashcardPair[];
+  written: boolean;
 }
 
 type SessionStorage = Pick<Storage, "setItem" | "removeItem">;
@@ -185,11 +189,11 @@ function isSameCardButForItsBox(saved: FlashcardPair, current: FlashcardPair): b
   );
 }
 
-function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): SavedSessionCards | undefined {
-  const saved = { id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`, cards };
+function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): SavedSessionCards {
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   try {
-    storage.setItem(SESSION_CARDS_STORAGE_KEY, JSON.stringify(saved));
-    return saved;
+    storage.setItem(SESSION_CARDS_STORAGE_KEY, JSON.stringify({ id, cards }));
+    return { id, cards, written: true };
   } catch {
     // A full or disabled storage only costs the restore after a reload; what is left must not be restored instead.
     try {
@@ -198,7 +202,7 @@ function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): S
     } catch {
       // Nothing more can be done with this storage.
     }
-    return undefined;
+    return { id, cards, written: false };
   }
 }
 
@@ -214,7 +218,7 @@ export function saveSessionState(storage: SessionStorage, key: SavedSessionKey, 
   const { status, config, cards, index, side, anonymousLimit } = state;
   const cardsStillSaved = savedCards !== undefined && savedCards.cards.length === cards.length && cards.every((card, at) => isSameCardButForItsBox(savedCards.cards[at] as FlashcardPair, card));
   const saved = cardsStillSaved ? savedCards : writeCards(storage, cards);
-  if (saved === undefined) return undefined;
+  if (!saved.written) return saved;
   const boxes = cards.filter((card, at) => card.current_box !== saved.cards[at]?.current_box).map((card) => [card.id, card.current_box]);
   try {
     storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, cardsId: saved.id, state: { status, config, index, side, anonymousLimit, boxes } }));
