@@ -1,6 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { useSignOutDialogStore } from "../components/sign-out-dialog-store.ts";
 import { openLoginModalForProtectedPage, useLoginModalStore } from "./login-modal-store.ts";
+
+// The login modal loads the identity service's configuration when it opens; these tests are about when it opens, and
+// have no server to ask (happy-dom's page origin would be tried, and the refused connection logged).
+vi.mock("../lib/auth.ts", async (importOriginal) => ({ ...(await importOriginal<object>()), ensureAuthenticationStatusLoaded: vi.fn() }));
 
 describe("given a protected page whose visitor is signed out", () => {
   afterEach(() => {

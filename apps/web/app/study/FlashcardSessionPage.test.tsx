@@ -3,6 +3,10 @@ import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import type { StudyClient } from "@atelier/site-api";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 import { FlashcardSessionPage, loadFlashcardSession } from "./FlashcardSessionPage.tsx";
+
+// The login modal loads the identity service's configuration when it opens; these tests are about when it opens, and
+// have no server to ask (happy-dom's page origin would be tried, and the refused connection logged).
+vi.mock("../lib/auth.ts", async (importOriginal) => ({ ...(await importOriginal<object>()), ensureAuthenticationStatusLoaded: vi.fn() }));
 import { renderStudyScreens, studyScreen } from "./study-screen-test-support.tsx";
 
 const fakeClient = {
