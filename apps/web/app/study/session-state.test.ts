@@ -178,6 +178,22 @@ describe("given session storage", () => {
     expect(readSavedSessionState(storage, key)).toEqual(state);
   });
 
+  it("should write the cards again with their boxes once the ratings since would make the position large", () => {
+    const storage = memoryStorage();
+    const cards = Array.from({ length: 100 }, (_, at) => pair(`p${at}`));
+    let state = loaded(cards, "test");
+    let saved = saveSessionState(storage, key, state);
+    const longestPosition = { boxes: 0 };
+    for (const card of cards.slice(0, 80)) {
+      state = sessionReducer(state, { type: "rated", pairId: card.id, currentBox: 2, anonymousLimitReached: false });
+      saved = saveSessionState(storage, key, state, saved);
+      longestPosition.boxes = Math.max(longestPosition.boxes, JSON.parse(storage.values.get(SESSION_STORAGE_KEY) ?? "").state.boxes.length);
+    }
+    expect(storage.writes.filter((written) => written === SESSION_CARDS_STORAGE_KEY)).toHaveLength(2);
+    expect(longestPosition.boxes).toBe(50);
+    expect(readSavedSessionState(storage, key)).toEqual(state);
+  });
+
   it("should write the cards again when a pair leaves or comes back, and restore the list as it is", () => {
     const storage = memoryStorage();
     let state = loaded([pair("a"), pair("b"), pair("c")]);

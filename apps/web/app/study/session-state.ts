@@ -206,6 +206,13 @@ function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): S
   }
 }
 
+/** Below this, ratings are carried by the position however small the session. */
+const MOST_BOXES_CARRIED_BY_THE_POSITION = 50;
+
+function boxesChangedSince(saved: SavedSessionCards, cards: readonly FlashcardPair[]): [string, FlashcardPair["current_box"]][] {
+  return cards.filter((card, at) => card.current_box !== saved.cards[at]?.current_box).map((card) => [card.id, card.current_box]);
+}
+
 /**
  * Saves the session for a reload of its history entry, and returns the cards now in storage: pass them back with the
  * next state, so that a flip or a rating writes the position alone.
@@ -217,9 +224,16 @@ export function saveSessionState(storage: SessionStorage, key: SavedSessionKey, 
   if (state.status !== "active" && state.status !== "studied" && state.status !== "memorized-all") return savedCards;
   const { status, config, cards, index, side, anonymousLimit } = state;
   const cardsStillSaved = savedCards !== undefined && savedCards.cards.length === cards.length && cards.every((card, at) => isSameCardButForItsBox(savedCards.cards[at] as FlashcardPair, card));
-  const saved = cardsStillSaved ? savedCards : writeCards(storage, cards);
+  let saved = cardsStillSaved ? savedCards : writeCards(storage, cards);
   if (!saved.written) return saved;
-  const boxes = cards.filter((card, at) => card.current_box !== saved.cards[at]?.current_box).map((card) => [card.id, card.current_box]);
+  let boxes = boxesChangedSince(saved, cards);
+  // The position carries the ratings since the cards were written; past an eighth of the session, the cards are written
+  // again with their boxes, so that the position stays small and the rewrite is rare (once every 2,500 ratings of 20,000).
+  if (boxes.length > Math.max(MOST_BOXES_CARRIED_BY_THE_POSITION, cards.length / 8)) {
+    saved = writeCards(storage, cards);
+    if (!saved.written) return saved;
+    boxes = [];
+  }
   try {
     storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, cardsId: saved.id, state: { status, config, index, side, anonymousLimit, boxes } }));
   } catch {
