@@ -121,7 +121,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
 
 // Session storage: the cards under one key, written when the session's cards change (loaded, a pair deleted or
 // restored), and the position under another, written at every flip, move and rating with the boxes that the ratings
-// changed since. A session of a whole film (20,000 cards, about 5 MB of JSON) is then not written again at each
+// changed since. A session of a whole film (20,000 cards, about 7 MB of JSON) is then not written again at each
 // action; it is read back once, on the first render of the screen.
 
 export const SESSION_STORAGE_KEY = "flashcard";
@@ -189,6 +189,14 @@ function isSameCardButForItsBox(saved: FlashcardPair, current: FlashcardPair): b
   );
 }
 
+function removeQuietly(storage: SessionStorage, ...storageKeys: string[]): void {
+  try {
+    for (const storageKey of storageKeys) storage.removeItem(storageKey);
+  } catch {
+    // Nothing more can be done with this storage.
+  }
+}
+
 function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): SavedSessionCards {
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
   try {
@@ -196,12 +204,7 @@ function writeCards(storage: SessionStorage, cards: readonly FlashcardPair[]): S
     return { id, cards, written: true };
   } catch {
     // A full or disabled storage only costs the restore after a reload; what is left must not be restored instead.
-    try {
-      storage.removeItem(SESSION_STORAGE_KEY);
-      storage.removeItem(SESSION_CARDS_STORAGE_KEY);
-    } catch {
-      // Nothing more can be done with this storage.
-    }
+    removeQuietly(storage, SESSION_STORAGE_KEY, SESSION_CARDS_STORAGE_KEY);
     return { id, cards, written: false };
   }
 }
@@ -238,11 +241,7 @@ export function saveSessionState(storage: SessionStorage, key: SavedSessionKey, 
     storage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ ...key, cardsId: saved.id, state: { status, config, index, side, anonymousLimit, boxes } }));
   } catch {
     // As for the cards: only the restore after a reload is lost; an older position must not be restored instead.
-    try {
-      storage.removeItem(SESSION_STORAGE_KEY);
-    } catch {
-      // Nothing more can be done with this storage.
-    }
+    removeQuietly(storage, SESSION_STORAGE_KEY);
   }
   return saved;
 }
