@@ -5,7 +5,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, userLearnerKey } from "./learner.ts";
 import { progressLockKey } from "./rating-store.ts";
-import { deleteLearnerProgress, groupLockKey, listLearnerProgress, writeProgress } from "./study-store.ts";
+import { deleteLearnerProgress, groupLockKey, listLearnerGroupIds, listLearnerProgress, writeProgress } from "./study-store.ts";
 
 /**
  * Moves the anonymous learner's progress into the account (spec §7), the higher box winning card by card, and deletes
@@ -15,12 +15,13 @@ export async function mergeAnonymousProgressIntoAccount(database: AtelierDatabas
   return database.transaction().execute(async (transaction) => {
     // Both learners' records are read and written: lock them in a fixed order, as a rating of either would.
     for (const key of [anonymousKey, accountKey].sort()) await lockForTheRestOfTransaction(transaction, progressLockKey(key));
-    const anonymousBefore = await listLearnerProgress(transaction, anonymousKey);
-    if (anonymousBefore.length === 0) return 0;
+    const anonymousGroupIds = await listLearnerGroupIds(transaction, anonymousKey);
+    if (anonymousGroupIds.length === 0) return 0;
     // Owners merge, split and delete their films' pairs, records and all, under each film's lock (decision 0076): taken
     // here too, after the learners' and in order, no pair changes between the read below and the write. Without them,
-    // on PostgreSQL, the merge met the owner's edits in deadlocks or wrote records of pairs deleted meanwhile.
-    for (const groupId of [...new Set(anonymousBefore.map((record) => record.groupId))].sort()) await lockForTheRestOfTransaction(transaction, groupLockKey(groupId));
+    // on PostgreSQL, the merge met the owner's edits in deadlocks or wrote records of pairs deleted meanwhile. The
+    // anonymous learner's lock keeps new groups out; a film deleted before its lock only takes records away.
+    for (const groupId of anonymousGroupIds.sort()) await lockForTheRestOfTransaction(transaction, groupLockKey(groupId));
     const anonymous = await listLearnerProgress(transaction, anonymousKey);
     if (anonymous.length === 0) return 0;
     const account = await listLearnerProgress(transaction, accountKey);

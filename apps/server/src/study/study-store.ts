@@ -219,6 +219,12 @@ export async function listLearnerProgress(database: Executor, learnerKey: string
   return rows.map((row) => ({ ...toCardProgress(row), groupId: row.group_id }));
 }
 
+/** The groups in which a learner has records, read from the learner's index alone. */
+export async function listLearnerGroupIds(database: Executor, learnerKey: string): Promise<string[]> {
+  const rows = await database.selectFrom("study_progress").select("group_id").distinct().where("learner_key", "=", learnerKey).execute();
+  return rows.map((row) => row.group_id);
+}
+
 /** Memorized cards (box 5) of a learner across every group. */
 export async function countMemorizedCards(database: Executor, learnerKey: string): Promise<number> {
   // Kept by triggers on study_progress (migration 0013), so it costs one row however much the learner knows.
