@@ -56,11 +56,38 @@ afterAll(async () => {
 });
 
 describe("given a prerendered web build", () => {
-  it.each(["/", "/paintings", "/paintings/", "/footprints-in-the-sand", "/footprints-in-the-sand/image/1", "/Licence"])("should serve the prerendered page %s with 200 and no-cache", async (pagePath) => {
+  it.each(["/", "/paintings", "/footprints-in-the-sand", "/footprints-in-the-sand/image/1", "/Licence"])("should serve the prerendered page %s with 200 and no-cache", async (pagePath) => {
     const response = await createTestApp().request(pagePath);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("Cache-Control")).toBe("no-cache");
+  });
+
+  it.each([
+    ["/paintings/", "/paintings"],
+    ["//paintings", "/paintings"],
+    ["/footprints-in-the-sand//image///1/", "/footprints-in-the-sand/image/1"],
+    ["//", "/"],
+    ["/paintings/?sort=year&x=%2F%2Fevil.example", "/paintings?sort=year&x=%2F%2Fevil.example"],
+  ])("should send %s to the page's one address %s with 301", async (variantPath, canonicalPath) => {
+    for (const method of ["GET", "HEAD"]) {
+      const response = await createTestApp().request(variantPath, { method });
+      expect(response.status).toBe(301);
+      expect(response.headers.get("Location")).toBe(canonicalPath);
+      expect(response.headers.get("Cache-Control")).toBe("public, max-age=3600");
+    }
+  });
+
+  it("should keep a redirect on this origin however the path is encoded", async () => {
+    const response = await createTestApp().request("//%2Fevil.example/");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Location")).toBeNull();
+  });
+
+  it("should not redirect a path that no page serves", async () => {
+    const response = await createTestApp().request("/no-such-page/");
+    expect(response.status).toBe(404);
+    expect(response.headers.get("Location")).toBeNull();
   });
 
   it("should serve the page that belongs to the path", async () => {
@@ -182,10 +209,16 @@ describe("given a build that lists its client-only routes", () => {
   });
   afterAll(() => fs.rmSync(listingBuildDirectory, { recursive: true, force: true }));
 
-  it.each(["/dashboard", "/account/login", "/account/login/", "/study/7/config", "/study/%C3%A5/config"])("should serve the SPA fallback for %s", async (clientOnlyPath) => {
+  it.each(["/dashboard", "/account/login", "/study/7/config", "/study/%C3%A5/config"])("should serve the SPA fallback for %s", async (clientOnlyPath) => {
     const response = await createTestApp({ webBuildDirectory: listingBuildDirectory }).request(clientOnlyPath);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("<title>Loading</title>");
+  });
+
+  it("should send a client-only screen's address with a trailing slash to the address without it", async () => {
+    const response = await createTestApp({ webBuildDirectory: listingBuildDirectory }).request("/study/%C3%A5/config/?next=1");
+    expect(response.status).toBe(301);
+    expect(response.headers.get("Location")).toBe("/study/%C3%A5/config?next=1");
   });
 
   it.each(["/study", "/study/7", "/study//config", "/study/7/config/more", "/account/no-such-screen", "/settings/profile", "/billing", "/Dashboard"])("should answer %s, which no screen serves, with the not-found page and 404", async (unknownPath) => {

@@ -112,7 +112,8 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
 
   const routes = new Hono<{ Variables: SecurityHeadersVariables }>();
   routes.get("*", async (c) => {
-    const requestPath = decodeRequestPath(new URL(c.req.url).pathname);
+    const requestUrl = new URL(c.req.url);
+    const requestPath = decodeRequestPath(requestUrl.pathname);
     const index = await getBuildIndex();
     if (index.status === "missing") {
       return c.html(renderBuildMissingPage(options.webBuildDirectory), 503, { "Cache-Control": "no-store" });
@@ -123,11 +124,19 @@ export function createSiteRoutes(options: SiteRoutesOptions): Hono<{ Variables: 
     }
     const pageFolder = relativePath.replace(/\/+$/, "");
     const pagePath = pageFolder === "" ? "index.html" : `${pageFolder}/index.html`;
-    if (index.files.has(pagePath)) {
-      return respondWithHtmlPage(c, pagePath, 200);
-    }
-    if (matchesClientOnlyRoute(`/${pageFolder}`, options.clientOnlyRoutePatterns ?? index.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)) {
-      return respondWithHtmlPage(c, spaFallbackPagePath, 200);
+    const servedPagePath = index.files.has(pagePath)
+      ? pagePath
+      : matchesClientOnlyRoute(`/${pageFolder}`, options.clientOnlyRoutePatterns ?? index.clientOnlyRoutePatterns ?? defaultClientOnlyRoutePatterns) && index.files.has(spaFallbackPagePath)
+        ? spaFallbackPagePath
+        : undefined;
+    if (servedPagePath !== undefined) {
+      const canonicalPath = canonicalPagePath(requestUrl.pathname);
+      if (canonicalPath !== requestUrl.pathname) {
+        // One address per page: `/about/` and `//about` would otherwise be indexed and shared beside `/about`.
+        c.header("Cache-Control", shortCacheControl);
+        return c.redirect(`${canonicalPath}${requestUrl.search}`, 301);
+      }
+      return respondWithHtmlPage(c, servedPagePath, 200);
     }
     const nearestNotFoundPage = findNearestNotFoundPage(pageFolder, index.files);
     if (nearestNotFoundPage) {
@@ -153,6 +162,18 @@ export function findNearestNotFoundPage(pageFolder: string, files: ReadonlySet<s
   const candidates = parent.length > 0 ? [[...parent, notFoundPagePath], [anyFirstSegment, ...parent.slice(1), notFoundPagePath]] : [];
   candidates.push([notFoundPagePath]);
   return candidates.map((candidate) => candidate.join("/")).find((candidate) => files.has(candidate));
+}
+
+/**
+ * A page's address as its links and canonical link write it: no repeated slash, no trailing slash but the home page's.
+ * Works on the still-encoded path, so the redirect's `Location` keeps every escape and can never begin with `//`.
+ *
+ * @example
+ * canonicalPagePath("//paintings/"); // "/paintings"
+ */
+export function canonicalPagePath(rawPath: string): string {
+  const collapsed = rawPath.replace(/\/{2,}/g, "/");
+  return collapsed.length > 1 ? collapsed.replace(/\/$/, "") : collapsed;
 }
 
 /** Decodes the URL path and refuses anything that could name a file outside the build. */
