@@ -1,4 +1,5 @@
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { composeMail } from "../identity/identity-mail.ts";
 import type { Mailer } from "../mail/mailer.ts";
@@ -21,7 +22,8 @@ export const signInToDeleteAccountMessage = "Please sign in to delete your accou
  */
 export async function deleteAccount(database: AtelierDatabase, userId: string): Promise<boolean> {
   const learnerKey = `user:${userId}`;
-  return database.transaction().execute(async (transaction) => {
+  // Its films' records and pairs, deleted in the tables' order, may meet ratings' taken in theirs: see decision 0081.
+  return inTransactionRetryingConflicts(database, async (transaction) => {
     await lockForTheRestOfTransaction(transaction, `private-decks:${userId}`);
     await lockForTheRestOfTransaction(transaction, progressLockKey(learnerKey));
     const ownGroups = transaction.selectFrom("subtitle_group").select("id").where("owner_id", "=", userId);

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it, vi } from "vitest";
 import { createErrorHandler, errorBodyOf, errorShapeOf } from "./error-responses.ts";
+import { transactionConflictMessage } from "../database/transaction-conflicts.ts";
 import { HttpError } from "./http-errors.ts";
 import { logger } from "../logging/logger.ts";
 
@@ -74,5 +75,16 @@ describe("given one onError for the whole server", () => {
     expect(body.message).not.toContain("hunter2");
     expect(consoleError).toHaveBeenCalledOnce();
     consoleError.mockRestore();
+  });
+
+  it("should answer a deadlock that outlasted its retries with a 503 to try again in a second, and log it as a warning", async () => {
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+    const response = await appThrowing(new Error("The batch failed.", { cause: deadlock })).request("/api/subtitle-groups/x/");
+    expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("1");
+    expect(await response.json()).toMatchObject({ error: transactionConflictMessage });
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
   });
 });

@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "../database/database-errors.ts";
+import { isTransactionConflict, transactionConflictMessage } from "../database/transaction-conflicts.ts";
 import { HttpError, internalServerErrorMessage } from "./http-errors.ts";
 import { logger } from "../logging/logger.ts";
 
@@ -69,6 +70,12 @@ export function toHttpError(request: { method: string; path: string }, error: un
   if (isDatabaseUnavailableError(error)) {
     options.onDatabaseUnavailable?.(error);
     return new HttpError(503, databaseUnavailableMessage, { headers: { "Retry-After": String(databaseUnavailableRetryAfterSeconds) }, fromTheServer: true, cause: error });
+  }
+  if (isTransactionConflict(error)) {
+    // A deadlock lost every time it was run (`retryTransactionConflicts`): nothing was written, and a moment later it
+    // goes through. Logged, as it means writes that lock in orders nobody foresaw.
+    logger.warn({ err: error }, `A transaction conflict outlasted its retries while answering ${request.method} ${request.path}.`);
+    return new HttpError(503, transactionConflictMessage, { headers: { "Retry-After": "1" }, fromTheServer: true, cause: error });
   }
   logger.error({ err: error }, `Unexpected error while answering ${request.method} ${request.path}:`);
   return new HttpError(500, internalServerErrorMessage, { cause: error });

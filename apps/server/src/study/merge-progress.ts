@@ -2,6 +2,7 @@ import { mergeLearnerProgress } from "@atelier/leitner";
 import type { Context } from "hono";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, userLearnerKey } from "./learner.ts";
 import { progressLockKey } from "./rating-store.ts";
@@ -12,7 +13,7 @@ import { deleteLearnerProgress, groupLockKey, listLearnerGroupIds, listLearnerPr
  * the anonymous records. Returns how many anonymous records there were.
  */
 export async function mergeAnonymousProgressIntoAccount(database: AtelierDatabase, clock: Clock, anonymousKey: string, accountKey: string): Promise<number> {
-  return database.transaction().execute(async (transaction) => {
+  return inTransactionRetryingConflicts(database, async (transaction) => {
     // Both learners' records are read and written: lock them in a fixed order, as a rating of either would.
     for (const key of [anonymousKey, accountKey].sort()) await lockForTheRestOfTransaction(transaction, progressLockKey(key));
     const anonymousGroupIds = await listLearnerGroupIds(transaction, anonymousKey);

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import type { Transaction } from "kysely";
 import type { Clock } from "../clock.ts";
+import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
@@ -48,7 +49,7 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     const learner = await learnerOf(c);
     const { pair, group } = await loadVisiblePair(c.req.param("id") ?? "", learner);
     requireOwner(group, learner);
-    return database.transaction().execute(async (transaction) => {
+    return inTransactionRetryingConflicts(database, async (transaction) => {
       await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       const current = await findEditablePair(transaction, pair.id);
       if (!current) throw new HttpError(404, pairNotFoundMessage);
@@ -85,7 +86,7 @@ export function registerPairEditRoutes(app: Hono, dependencies: PairEditRouteDep
     const { pair } = await loadVisiblePair(c.req.param("id") ?? "", learner);
     // Under the group's lock, as the owner's edits: a merge removes the hidden rows of the pair it absorbs before the
     // pair itself, and a hide between the two deadlocked with it on PostgreSQL.
-    const hidden = await database.transaction().execute(async (transaction) => {
+    const hidden = await inTransactionRetryingConflicts(database, async (transaction) => {
       await lockForTheRestOfTransaction(transaction, groupLockKey(pair.group_id));
       return hidePairForLearner(transaction, learner.key, pair, clock().toISOString());
     });

@@ -8,6 +8,7 @@ import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-q
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { batchPerTurn, FailedCall } from "../database/turn-batch.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
+import { isTransactionConflict, retryTransactionConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { isPossibleId, toCardProgress, upsertingProgress } from "./study-store.ts";
 
@@ -383,19 +384,22 @@ async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly Postgres
     return batch.map((rating) => answersByRating.get(rating) as PostgresRatingAnswer);
   };
   // A pair (or its group) deleted after the statement read it and before its record's foreign key was checked fails
-  // the statement; run again, the statement reads that the pair is gone and answers not found.
-  const rateAlone = async (rating: PostgresRating) => {
-    try {
-      return (await rateAll([rating]))[0] as PostgresRatingAnswer;
-    } catch (error) {
-      if (!isForeignKeyViolation(error)) throw error;
-      return (await rateAll([rating]))[0] as PostgresRatingAnswer;
-    }
-  };
+  // the statement; run again, the statement reads that the pair is gone and answers not found. A batch chosen as a
+  // deadlock's victim (its records and pairs locked in request order, an owner's deletion of a film's in the table's)
+  // wrote nothing either, and runs again.
+  const rateAlone = (rating: PostgresRating) =>
+    retryTransactionConflicts(async () => {
+      try {
+        return (await rateAll([rating]))[0] as PostgresRatingAnswer;
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        return (await rateAll([rating]))[0] as PostgresRatingAnswer;
+      }
+    });
   try {
     return await rateAll(ratings);
   } catch (error) {
-    if (ratings.length === 1 && !isForeignKeyViolation(error)) throw error;
+    if (ratings.length === 1 && !isForeignKeyViolation(error) && !isTransactionConflict(error)) throw error;
     const alone = await Promise.allSettled(ratings.map(rateAlone));
     return alone.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : new FailedCall(outcome.reason)));
   }

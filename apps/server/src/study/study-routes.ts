@@ -1,6 +1,7 @@
 import { currentBoxOf, describeSessionSelection, indexProgressByPairId, markCardsStudied, type SessionSelection } from "@atelier/leitner";
 import { Hono, type Context } from "hono";
 import type { Clock } from "../clock.ts";
+import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { createFixedWindowRateLimiter } from "../rate-limit/fixed-window-rate-limiter.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
@@ -309,7 +310,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const { pairIds } = c.req.valid("json");
     const uniqueIds = [...new Set(pairIds)];
     const now = clock();
-    await database.transaction().execute(async (transaction) => {
+    await inTransactionRetryingConflicts(database, async (transaction) => {
       await lockForTheRestOfTransaction(transaction, progressLockKey(learner.key));
       await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       // By key, not by reading the group: a cookie-less script could otherwise hold the writer with a whole film's read
@@ -328,7 +329,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   app.post("/subtitle-groups/:id/reset-stats/", async (c) => {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
-    await database.transaction().execute(async (transaction) => {
+    await inTransactionRetryingConflicts(database, async (transaction) => {
       await lockForTheRestOfTransaction(transaction, groupLockKey(group.id));
       await deleteGroupProgress(transaction, learner.key, group.id);
     });

@@ -4,6 +4,7 @@ import type { InsertQueryBuilder, Selectable, Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { prepareQuery, sqliteConnectionOf } from "../database/prepared-query.ts";
 import type { DatabaseSchema, StudyProgressTable, SubtitleGroupTable } from "../database/schema.ts";
+import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 
 export type SubtitleGroupRow = Selectable<SubtitleGroupTable>;
@@ -124,7 +125,8 @@ export function groupLockKey(groupId: string): string {
 
 export async function deleteGroup(database: AtelierDatabase, groupId: string): Promise<void> {
   // Pairs and progress go with it (ON DELETE CASCADE); deleting them explicitly keeps that true without relying on it.
-  await database.transaction().execute(async (transaction) => {
+  // On PostgreSQL its row locks may meet a rating's taken in another order: the loser of that deadlock runs again.
+  await inTransactionRetryingConflicts(database, async (transaction) => {
     await lockForTheRestOfTransaction(transaction, groupLockKey(groupId));
     await transaction.deleteFrom("study_progress").where("group_id", "=", groupId).execute();
     await transaction.deleteFrom("subtitle_pair").where("group_id", "=", groupId).execute();
