@@ -35,7 +35,8 @@ async function rate(learner: StudyTestClient, pairId: string) {
 
 /** Waits until a transaction of the server waits for a lock, its statement starting with `statementStart`. */
 async function untilServerWaitsIn(statementStart: string): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
+  // Generous: on a busy machine the request may take seconds to reach its statement.
+  for (const givingUpAt = Date.now() + 15_000; Date.now() < givingUpAt; ) {
     // Within a transaction, the activity read is a snapshot taken once: clear it to read it anew.
     await other.query("SELECT pg_stat_clear_snapshot()");
     const { rows } = await other.query(
