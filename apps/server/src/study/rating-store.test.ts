@@ -120,7 +120,8 @@ describe.each(testDatabaseEngines)("given a %s database with a learner's records
     const outcomes = await Promise.allSettled([...pairIds.slice(0, 4).map((pairId) => rate(pairId, now)), rate(pairIds[4] as string, new Date(Number.NaN))]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected"]);
     const memorizedAnswers = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" && outcome.value.status === "rated" ? [outcome.value.memorized] : []));
-    expect(memorizedAnswers.sort()).toEqual([1, 2, 3, 4]);
+    // In request order, also when the faulty one made each run alone.
+    expect(memorizedAnswers).toEqual([1, 2, 3, 4]);
     expect(await countMemorizedCards(database, key)).toBe(4);
     expect(await listLearnerProgress(database, key)).toHaveLength(4);
   });

@@ -8,7 +8,7 @@ import { prepareQuery, type HeldSqliteTransaction } from "../database/prepared-q
 import { runInSharedSqliteTransaction } from "../database/sqlite-group-commit.ts";
 import { batchPerTurn, FailedCall } from "../database/turn-batch.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
-import { isTransactionConflict, retryTransactionConflicts } from "../database/transaction-conflicts.ts";
+import { retryTransactionConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { isPossibleId, toCardProgress, upsertingProgress } from "./study-store.ts";
 
@@ -384,9 +384,9 @@ async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly Postgres
     return batch.map((rating) => answersByRating.get(rating) as PostgresRatingAnswer);
   };
   // A pair (or its group) deleted after the statement read it and before its record's foreign key was checked fails
-  // the statement; run again, the statement reads that the pair is gone and answers not found. A batch chosen as a
+  // the statement; run again, the statement reads that the pair is gone and answers not found. A statement chosen as a
   // deadlock's victim (its records and pairs locked in request order, an owner's deletion of a film's in the table's)
-  // wrote nothing either, and runs again.
+  // wrote nothing either, and runs again (decision 0081).
   const rateAlone = (rating: PostgresRating) =>
     retryTransactionConflicts(async () => {
       try {
@@ -396,13 +396,25 @@ async function rateBatchInOneRoundTrip(pool: pg.Pool, ratings: readonly Postgres
         return (await rateAll([rating]))[0] as PostgresRatingAnswer;
       }
     });
+  if (ratings.length === 1) return [await rateAlone(ratings[0] as PostgresRating)];
   try {
     return await rateAll(ratings);
-  } catch (error) {
-    if (ratings.length === 1 && !isForeignKeyViolation(error) && !isTransactionConflict(error)) throw error;
-    const alone = await Promise.allSettled(ratings.map(rateAlone));
+  } catch {
+    // Each alone, so that only its own answer fails; a learner's one after another, in request order, as in the batch.
+    const alone = await Promise.allSettled(eachLearnerInOrder(ratings, rateAlone));
     return alone.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : new FailedCall(outcome.reason)));
   }
+}
+
+/** `run` of each rating, the ratings of one learner one after another in the order given, different learners' at once. */
+function eachLearnerInOrder<Result>(ratings: readonly PostgresRating[], run: (rating: PostgresRating) => Promise<Result>): Promise<Result>[] {
+  const learnersLast = new Map<string, Promise<unknown>>();
+  return ratings.map((rating) => {
+    const key = rating.request.learnerKey;
+    const result = (learnersLast.get(key) ?? Promise.resolve()).then(() => run(rating));
+    learnersLast.set(key, result.catch(() => undefined));
+    return result;
+  });
 }
 
 /** PostgreSQL's `foreign_key_violation`. */
