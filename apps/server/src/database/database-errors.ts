@@ -23,7 +23,7 @@ function codeOf(error: object): string | undefined {
 }
 
 /** The error, its `cause`s and, for an `AggregateError` (one try per address of a host name), each inner error. */
-function errorChainOf(error: unknown): object[] {
+export function errorChainOf(error: unknown): object[] {
   const chain: object[] = [];
   const pending: unknown[] = [error];
   while (pending.length > 0 && chain.length < 20) {

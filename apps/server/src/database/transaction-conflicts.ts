@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { errorChainOf } from "./database-errors.ts";
 import type { DatabaseSchema } from "./schema.ts";
 
 /** PostgreSQL's `deadlock_detected` and `serialization_failure`: the transaction was rolled back and may run again. */
@@ -17,12 +18,10 @@ export const transactionConflictAttempts = 4;
  * if (isTransactionConflict(error)) return runAgain();
  */
 export function isTransactionConflict(error: unknown): boolean {
-  for (let candidate = error, depth = 0; typeof candidate === "object" && candidate !== null && depth < 10; depth += 1) {
+  return errorChainOf(error).some((candidate) => {
     const code = (candidate as { code?: unknown }).code;
-    if (typeof code === "string" && conflictCodes.has(code)) return true;
-    candidate = (candidate as { cause?: unknown }).cause;
-  }
-  return false;
+    return typeof code === "string" && conflictCodes.has(code);
+  });
 }
 
 /**
