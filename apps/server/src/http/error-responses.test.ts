@@ -1,7 +1,9 @@
+import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { connect, type AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { createErrorHandler, errorBodyOf, errorShapeOf } from "./error-responses.ts";
+import { clientAbortMessage, createErrorHandler, errorBodyOf, errorShapeOf, unstorableTextMessage } from "./error-responses.ts";
 import { transactionConflictMessage } from "../database/transaction-conflicts.ts";
 import { HttpError } from "./http-errors.ts";
 import { logger } from "../logging/logger.ts";
@@ -86,5 +88,49 @@ describe("given one onError for the whole server", () => {
     expect(await response.json()).toMatchObject({ error: transactionConflictMessage });
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
+  });
+
+  it("should answer text PostgreSQL cannot store with a 400 naming the character, and log it as a missing check", async () => {
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const refused = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" });
+    const response = await appThrowing(refused).request("/_allauth/browser/v1/account/authenticators/webauthn", { method: "PUT" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ status: 400, message: unstorableTextMessage });
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
+  });
+});
+
+describe("given a client that closes the connection halfway through its body", () => {
+  it("should not take Node's ECONNRESET for a database that is away", async () => {
+    const onDatabaseUnavailable = vi.fn();
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const info = vi.spyOn(logger, "info").mockImplementation(() => {});
+    const app = new Hono();
+    let resolveAnswer: (message: string) => void = () => {};
+    const answered = new Promise<string>((resolve) => (resolveAnswer = resolve));
+    app.onError((error, c) => {
+      const response = createErrorHandler({ onDatabaseUnavailable })(error, c);
+      void (response as Response).clone().json().then((body) => resolveAnswer((body as { message: string }).message));
+      return response;
+    });
+    app.post("/_allauth/browser/v1/auth/login", async (c) => c.json(await c.req.json()));
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    try {
+      await new Promise((resolve) => server.once("listening", resolve));
+      const socket = connect((server.address() as AddressInfo).port, "127.0.0.1");
+      socket.on("error", () => {});
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write('POST /_allauth/browser/v1/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":"x');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      expect(await answered).toBe(clientAbortMessage);
+      expect(onDatabaseUnavailable).not.toHaveBeenCalled();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      info.mockRestore();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

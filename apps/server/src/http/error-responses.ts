@@ -1,6 +1,6 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, isDatabaseUnavailableError } from "../database/database-errors.ts";
+import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, errorChainOf, isDatabaseUnavailableError } from "../database/database-errors.ts";
 import { isTransactionConflict, transactionConflictMessage } from "../database/transaction-conflicts.ts";
 import { HttpError, internalServerErrorMessage } from "./http-errors.ts";
 import { logger } from "../logging/logger.ts";
@@ -59,6 +59,25 @@ export function createErrorHandler(options: ErrorHandlerOptions = {}): ErrorHand
 }
 
 /**
+ * Node's error for a request whose client closed the connection before sending the whole body (`aborted`, with the
+ * code ECONNRESET that PostgreSQL's dropped sockets also carry, so it must be told apart before them).
+ */
+export function isClientAbort(error: unknown): boolean {
+  return errorChainOf(error).some((candidate) => candidate instanceof Error && candidate.message === "aborted" && (candidate as { code?: unknown }).code === "ECONNRESET");
+}
+
+export const clientAbortMessage = "The request ended before its whole body arrived. Please send it again.";
+
+export const unstorableTextMessage = "The request holds characters that cannot be stored (such as U+0000). Please remove them and try again.";
+
+// PostgreSQL refuses text holding U+0000 (22021 "invalid byte sequence", 22P05 "untranslatable character").
+const unstorableTextCodes = new Set(["22021", "22P05"]);
+
+function isUnstorableText(error: unknown): boolean {
+  return errorChainOf(error).some((candidate) => unstorableTextCodes.has(String((candidate as { code?: unknown }).code)));
+}
+
+/**
  * The `HttpError` a failure is answered with: itself, a client error of Hono's, the 503 of a database that is away, or
  * (logged) a generic 500. The error handler's rule, also used by the node front's routes after their first write.
  */
@@ -66,6 +85,15 @@ export function toHttpError(request: { method: string; path: string }, error: un
   if (error instanceof HttpError) return error;
   if (error instanceof HTTPException && error.status < 500) {
     return new HttpError(error.status, error.message || "The request could not be processed.", { cause: error });
+  }
+  if (isClientAbort(error)) {
+    logger.info(`The client of ${request.method} ${request.path} closed the connection before sending the whole body.`);
+    return new HttpError(400, clientAbortMessage, { fromTheServer: true, cause: error });
+  }
+  if (isUnstorableText(error)) {
+    // A check missing at the edge: the statement failed, so its transaction wrote nothing. Logged, to add that check.
+    logger.warn({ err: error }, `Text that PostgreSQL cannot store reached a statement while answering ${request.method} ${request.path}.`);
+    return new HttpError(400, unstorableTextMessage, { fromTheServer: true, cause: error });
   }
   if (isDatabaseUnavailableError(error)) {
     options.onDatabaseUnavailable?.(error);

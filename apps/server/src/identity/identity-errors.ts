@@ -6,6 +6,8 @@ export const identityErrorMessages = {
   required: "This field is required.",
   invalid: "Enter a valid email address.",
   invalid_json: "The request body must be a JSON object.",
+  // Django's `ProhibitNullCharactersValidator`, on every form CharField.
+  null_characters_not_allowed: "Null characters are not allowed.",
   invalid_login: "Invalid login.",
   email_password_mismatch: "The email address and/or password you specified are not correct.",
   too_many_login_attempts: "Too many failed login attempts. Try again later.",

@@ -70,6 +70,20 @@ describe("given the identity service's body schemas", () => {
     expect(await validateIdentityBody(loginBody, { email: "ada@example.com", password: false })).toEqual({ email: "ada@example.com", password: "False" });
   });
 
+  it("should refuse U+0000 in any text field with Django's message, and read a list nested too deep as text, not a crash", async () => {
+    expect(await refusalOf(loginBody, { email: "ada@example.com", password: "a\u0000b" })).toEqual([
+      { message: "Null characters are not allowed.", code: "null_characters_not_allowed", param: "password" },
+    ]);
+    let nested: unknown = "x";
+    for (let level = 0; level < 20_000; level += 1) nested = [nested];
+    expect(await refusalOf(loginBody, { email: nested, password: "x" })).toEqual([{ message: "Enter a valid email address.", code: "invalid", param: "email" }]);
+  });
+
+  it("should store half of a surrogate pair as U+FFFD, so that what is answered is what is stored", async () => {
+    const body = await validateIdentityBody(identityBody({ name: requiredTrimmedTextField }), { name: "A\ud800B\udc00 \ud83d\ude00" });
+    expect(body).toEqual({ name: "A\uFFFDB\uFFFD \ud83d\ude00" });
+  });
+
   it("should read a TOTP code sent as a number as its digits", async () => {
     expect(await validateIdentityBody(identityBody({ code: requiredTrimmedTextField }), { code: 123456 })).toEqual({ code: "123456" });
     expect(await validateIdentityBody(identityBody({ code: requiredTrimmedTextField }), { code: JSON.parse("1e400") as number })).toEqual({ code: "inf" });

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { wellFormedText } from "../http/well-formed-text.ts";
 import { isValidEmail, normalizeEmail, type EmailAddress } from "./email-addresses.ts";
 import { IdentityInputError, errorItem, identityErrorMessages, type IdentityErrorCode, type IdentityErrorItem } from "./identity-errors.ts";
 import type { IdentityRequest } from "./identity-request.ts";
@@ -29,13 +30,26 @@ export function formTextOf(value: unknown): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : value > 0 ? "inf" : "-inf";
-  if (Array.isArray(value)) return value.length === 0 ? "" : JSON.stringify(value);
-  if (typeof value === "object") return Object.keys(value).length === 0 ? "" : JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 0 ? "" : jsonTextOf(value, "[…]");
+  if (typeof value === "object") return Object.keys(value).length === 0 ? "" : jsonTextOf(value, "{…}");
   return "";
 }
 
-/** A field read as text (`formTextOf`). */
-export const textField = v.pipe(v.optional(v.unknown(), ""), v.transform(formTextOf));
+/** The JSON of a list or object, or `nested` when it is nested too deeply to be written (thousands of levels). */
+function jsonTextOf(value: object, nested: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return nested;
+  }
+}
+
+/** A field read as text (`formTextOf`), well formed; U+0000 is refused, as Django refuses it in every form field. */
+export const textField = v.pipe(
+  v.optional(v.unknown(), ""),
+  v.transform((value) => wellFormedText(formTextOf(value))),
+  v.check((value) => !value.includes("\u0000"), "null_characters_not_allowed" satisfies IdentityErrorCode),
+);
 
 /** Text that may not be empty: `required`. Kept as sent (a password of spaces is a password). */
 export const requiredTextField = v.pipe(textField, v.check(isFilled, requiredCode));

@@ -167,6 +167,14 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(await countStudyRows(testDatabase)).toEqual({ groups: 0, pairs: 0 });
       expect((await owner.get(`/api/subtitle-groups/${group.id}/stats/`)).status).toBe(404);
     });
+
+    it("should store half of a surrogate pair in a name as U+FFFD and answer the name as stored", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const renamed = await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "A\ud800B \ud83c\udf05" });
+      expect(renamed.body.group.name).toBe("A\uFFFDB \ud83c\udf05");
+      expect((await owner.get("/api/subtitle-groups/")).body.groups[0].name).toBe("A\uFFFDB \ud83c\udf05");
+    });
   });
 
   describe("access", () => {
@@ -332,6 +340,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect((await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [pairs[0]?.id, pairs[1]?.id, pairs[1]?.id] })).body).toEqual({ marked: 2 });
       expect(await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [foreign?.id] })).toMatchObject({ status: 400, body: { error: "Some of these cards are not in this group." } });
       expect(await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: "all" })).toMatchObject({ status: 400 });
+      expect(await learner.post(`/api/subtitle-groups/${group.id}/mark-studied/`, { pairIds: [pairs[2]?.id, "\u0000"] })).toMatchObject({ status: 400, body: { error: "Some of these cards are not in this group." } });
       await learner.post(`/api/subtitle-pairs/${foreign?.id}/rate/`, { is_correct: true });
       const visitor = createStudyTestClient(app);
       await visitor.post(`/api/subtitle-pairs/${pairs[5]?.id}/rate/`, { is_correct: true });

@@ -198,7 +198,7 @@ function chunksOf<Item>(items: readonly Item[], size: number): Item[][] {
 /** Which of these pair ids belong to the group, looked up by key: the cost is the ids', not the group's. */
 export async function pairIdsInGroup(database: Executor, groupId: string, pairIds: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
-  for (const chunk of chunksOf(pairIds, pairIdsPerStatement)) {
+  for (const chunk of chunksOf(pairIds.filter(isPossibleId), pairIdsPerStatement)) {
     const rows = await database.selectFrom("subtitle_pair").select("id").where("group_id", "=", groupId).where("id", "in", chunk).execute();
     for (const row of rows) found.add(row.id);
   }
@@ -208,7 +208,7 @@ export async function pairIdsInGroup(database: Executor, groupId: string, pairId
 /** This learner's records of these pairs, looked up by key. */
 export async function listProgressOfPairs(database: Executor, learnerKey: string, pairIds: readonly string[]): Promise<CardProgress[]> {
   const records: CardProgress[] = [];
-  for (const chunk of chunksOf(pairIds, pairIdsPerStatement)) {
+  for (const chunk of chunksOf(pairIds.filter(isPossibleId), pairIdsPerStatement)) {
     const rows = await database.selectFrom("study_progress").select(progressColumns).where("learner_key", "=", learnerKey).where("pair_id", "in", chunk).execute();
     records.push(...rows.map(toCardProgress));
   }
