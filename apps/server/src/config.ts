@@ -116,6 +116,7 @@ export type Configuration = {
   studyRateLimit: RateLimitConfiguration;
   /** Sessions of more than 1,000 cards per client address per window. */
   studyLargeSessionRateLimit: RateLimitConfiguration;
+  studyNewLearnerRateLimit: RateLimitConfiguration;
   trustProxy: boolean;
   identity: IdentityConfiguration;
   billing: BillingConfiguration;
@@ -211,6 +212,7 @@ const environmentSchema = v.object({
   CONTACT_RATE_LIMIT: v.optional(rateLimitText("CONTACT_RATE_LIMIT", "5/10m (at most 5 messages per 10 minutes)", "message"), "5/10m"),
   STUDY_RATE_LIMIT: v.optional(rateLimitText("STUDY_RATE_LIMIT", "600/1m (at most 600 ratings and other changes per learner per minute)", "call"), "600/1m"),
   STUDY_LARGE_SESSION_RATE_LIMIT: v.optional(rateLimitText("STUDY_LARGE_SESSION_RATE_LIMIT", "10/1m (at most 10 sessions of more than 1,000 cards per client address per minute)", "session"), "10/1m"),
+  STUDY_NEW_LEARNER_RATE_LIMIT: v.optional(rateLimitText("STUDY_NEW_LEARNER_RATE_LIMIT", "60/10m (at most 60 study changes without a learner cookie per client address per 10 minutes)", "call"), "60/10m"),
   TRUST_PROXY: v.optional(booleanText("TRUST_PROXY"), "false"),
   ACCOUNT_LOGIN_BY_CODE_ENABLED: v.optional(booleanText("ACCOUNT_LOGIN_BY_CODE_ENABLED"), "true"),
   ACCOUNT_EMAIL_VERIFICATION: v.optional(
@@ -450,6 +452,7 @@ function toConfiguration(parsed: ParsedEnvironment): Configuration {
     contactRateLimit: parsed.CONTACT_RATE_LIMIT,
     studyRateLimit: parsed.STUDY_RATE_LIMIT,
     studyLargeSessionRateLimit: parsed.STUDY_LARGE_SESSION_RATE_LIMIT,
+    studyNewLearnerRateLimit: parsed.STUDY_NEW_LEARNER_RATE_LIMIT,
     trustProxy: parsed.TRUST_PROXY,
     identity: {
       loginByCodeEnabled: parsed.ACCOUNT_LOGIN_BY_CODE_ENABLED,

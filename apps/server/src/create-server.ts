@@ -186,6 +186,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
       secureCookies,
       studyCallLimiter,
       largeSessionRateLimit: configuration.studyLargeSessionRateLimit,
+      newLearnerRateLimit: configuration.studyNewLearnerRateLimit,
       trustProxy: configuration.trustProxy,
       entitlementsOfUser: async (userId) => {
         const status = await billing.service.subscriptionStatus(userId);

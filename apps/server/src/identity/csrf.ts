@@ -42,13 +42,30 @@ function originOf(url: string | undefined): string | null {
   }
 }
 
-async function readSubmittedToken(c: Context): Promise<string | null> {
+/**
+ * The largest form whose `csrfmiddlewaretoken` field is read. The forms that post one (a provider's redirect, the
+ * billing portal, the development checkout) weigh a few hundred bytes; a larger form (an upload) sends the header, so
+ * that a refused request costs no parse of megabytes on this thread.
+ */
+export const maximumFormBytesReadForCsrfToken = 16 * 1024;
+
+/** Whether the body is known to be small enough to parse for its token: declared so (requests made in-process declare nothing). */
+function isSmallForm(c: Context): boolean {
+  const declaredLength = c.req.header("content-length");
+  if (declaredLength !== undefined) return /^\d+$/.test(declaredLength) && Number(declaredLength) <= maximumFormBytesReadForCsrfToken;
+  return c.req.header("transfer-encoding") === undefined;
+}
+
+const largeFormWithoutHeader = `a form of more than ${maximumFormBytesReadForCsrfToken / 1024} KB must send the csrftoken cookie's value in the ${csrfHeaderName} header.`;
+
+async function readSubmittedToken(c: Context): Promise<string | null | { refused: string }> {
   const headerToken = c.req.header(csrfHeaderName);
   if (headerToken) {
     return headerToken;
   }
   const contentType = c.req.header("content-type") ?? "";
   if (contentType.startsWith("application/x-www-form-urlencoded") || contentType.startsWith("multipart/form-data")) {
+    if (!isSmallForm(c)) return { refused: largeFormWithoutHeader };
     try {
       const form = await c.req.parseBody();
       const field = form[csrfFormFieldName];
@@ -66,7 +83,7 @@ async function readSubmittedToken(c: Context): Promise<string | null> {
  * node front's POST routes (which answer only what passes it).
  */
 export async function csrfFailureOf(
-  request: { origin: string | undefined; referer: string | undefined; cookieToken: string | undefined; submittedToken: () => string | null | Promise<string | null> },
+  request: { origin: string | undefined; referer: string | undefined; cookieToken: string | undefined; submittedToken: () => string | null | Promise<string | null | { refused: string }> },
   publicOrigin: string,
 ): Promise<string | null> {
   const requestOrigin = request.origin ?? originOf(request.referer);
@@ -74,6 +91,7 @@ export async function csrfFailureOf(
   if (requestOrigin !== publicOrigin) return `the origin ${requestOrigin} is not ${publicOrigin}.`;
   if (!request.cookieToken) return "the csrftoken cookie is missing; load a page or GET /_allauth/browser/v1/config first.";
   const submittedToken = await request.submittedToken();
+  if (typeof submittedToken === "object" && submittedToken !== null) return submittedToken.refused;
   if (!submittedToken) return `send the csrftoken cookie's value in the ${csrfHeaderName} header.`;
   if (!constantTimeEquals(submittedToken, request.cookieToken)) return `the ${csrfHeaderName} header does not match the csrftoken cookie.`;
   return null;

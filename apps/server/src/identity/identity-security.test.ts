@@ -66,6 +66,28 @@ describe("given CSRF protection", () => {
     expect(viaForm.status).toBe(401);
   });
 
+  it("should not parse a form of more than 16 KB for its token, declared or chunked, but ask for the header", async () => {
+    const app = createIdentityTestApp(testDatabase, { clock });
+    const token = "abcdefghijklmnopqrstuvwxyz012345";
+    const body = new URLSearchParams({ csrfmiddlewaretoken: token, padding: "x".repeat(16 * 1024) }).toString();
+    for (const lengthHeader of [{ "Content-Length": String(body.length) }, { "Transfer-Encoding": "chunked" }]) {
+      const response = await app.request("/_allauth/browser/v1/auth/session", {
+        method: "DELETE",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: testOrigin, Cookie: `csrftoken=${token}`, ...lengthHeader },
+        body,
+      });
+      expect(response.status).toBe(403);
+      expect(((await response.json()) as { message: string }).message).toBe("CSRF verification failed: a form of more than 16 KB must send the csrftoken cookie's value in the X-CSRFToken header.");
+    }
+    const small = new URLSearchParams({ csrfmiddlewaretoken: token }).toString();
+    const declaredSmall = await app.request("/_allauth/browser/v1/auth/session", {
+      method: "DELETE",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: testOrigin, Cookie: `csrftoken=${token}`, "Content-Length": String(small.length) },
+      body: small,
+    });
+    expect(declaredSmall.status).toBe(401);
+  });
+
   it("should set a readable csrftoken cookie on GET answers that lack one, including site pages", async () => {
     const app = createIdentityTestApp(testDatabase, { clock });
     const cookie = (await app.request("/_allauth/browser/v1/auth/session")).headers.getSetCookie().find((value) => value.startsWith("csrftoken="));

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { anonymousLimitMessage, groupNotFoundMessage, ownerOnlyMessage, pairNotFoundMessage } from "./study-routes.ts";
+import { createIdentityTestApp } from "../identity/testing/test-app.ts";
+import { anonymousLimitMessage, groupNotFoundMessage, ownerOnlyMessage, pairNotFoundMessage, tooManyNewLearnersMessage } from "./study-routes.ts";
 import { createStudyTestClient, type StudyTestClient } from "./testing/study-test-client.ts";
 import { countStudyRows, createStudyTestApp } from "./testing/study-test-app.ts";
 
@@ -349,6 +350,33 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect((await learner.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ in_progress: 0, not_started: 14 });
       expect((await learner.get(`/api/subtitle-groups/${otherGroup.id}/stats/`)).body).toMatchObject({ in_progress: 1 });
       expect((await visitor.get(`/api/subtitle-groups/${group.id}/stats/`)).body).toMatchObject({ in_progress: 1 });
+    });
+
+    it("should count study changes made without a learner cookie per address, and refuse them past the limit writing nothing", async () => {
+      const limitedApp = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_NEW_LEARNER_RATE_LIMIT: "3/10m" }, clock });
+      const owner = createStudyTestClient(limitedApp);
+      await owner.signUp("owner@example.ch");
+      const uploaded = await owner.upload();
+      const pairs = await pairsOf(owner, (uploaded.body.group as { id: string }).id);
+      const browser = createStudyTestClient(limitedApp);
+      for (let rating = 0; rating < 5; rating += 1) expect((await browser.post(`/api/subtitle-pairs/${pairs[rating]?.id}/rate/`, { is_correct: true })).status).toBe(200);
+      const script = createStudyTestClient(limitedApp);
+      const rateWithoutLearnerCookie = async () => {
+        script.cookies.delete("learner_id");
+        return script.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true });
+      };
+      for (let call = 0; call < 3; call += 1) expect((await rateWithoutLearnerCookie()).status).toBe(200);
+      const records = async () => (await testDatabase.database.selectFrom("study_progress").select("learner_key").execute()).length;
+      const recordsBefore = await records();
+      const refused = await rateWithoutLearnerCookie();
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: tooManyNewLearnersMessage(600) });
+      expect(refused.headers.get("Retry-After")).toBe("600");
+      expect(await records()).toBe(recordsBefore);
+      expect((await browser.post(`/api/subtitle-pairs/${pairs[6]?.id}/rate/`, { is_correct: true })).status).toBe(200);
+      expect((await owner.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true })).status).toBe(200);
+      now = new Date(now.getTime() + 10 * 60_000);
+      expect((await rateWithoutLearnerCookie()).status).toBe(200);
     });
 
     it("should refuse an anonymous learner's sixth memorization attempt with 403 and change nothing, but let a signed-in learner go on", async () => {

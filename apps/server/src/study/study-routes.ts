@@ -8,7 +8,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { getClientAddress } from "../http/client-address.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
-import { readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner } from "./learner.ts";
+import { anonymousLearnerKey, readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner } from "./learner.ts";
 import {
   assertRoomForAnotherPrivateDeck,
   privateDeckAllowanceJson,
@@ -64,6 +64,12 @@ export function tooManyLargeSessionsMessage(limit: { maximumRequests: number; wi
   return `At most ${sessions} of more than ${largeSessionCardCount.toLocaleString("en-US")} cards can start in ${window}. Please wait ${wait}, or choose fewer cards.`;
 }
 
+/** The 429 of a client that keeps calling without the learner cookie it was given. */
+export function tooManyNewLearnersMessage(retryAfterSeconds: number): string {
+  const wait = retryAfterSeconds === 1 ? "a second" : retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  return `Your browser did not send back the cookie that keeps your progress, so each of these calls started a new learner. Please allow cookies for this site, or wait ${wait}.`;
+}
+
 export type StudyRoutesOptions = {
   database: AtelierDatabase;
   clock: Clock;
@@ -77,6 +83,11 @@ export type StudyRoutesOptions = {
   studyCallLimiter?: StudyCallLimiter;
   /** Sessions of more than `largeSessionCardCount` cards per client address per window (`STUDY_LARGE_SESSION_RATE_LIMIT`); 10 a minute unless given. */
   largeSessionRateLimit?: { maximumRequests: number; windowMilliseconds: number };
+  /**
+   * Unsafe study calls made without a learner cookie (each would start a new anonymous learner) per client address per
+   * window (`STUDY_NEW_LEARNER_RATE_LIMIT`, decision 0082); 60 in 10 minutes unless given.
+   */
+  newLearnerRateLimit?: { maximumRequests: number; windowMilliseconds: number };
   /** Whether the client's address is read from `X-Forwarded-For` (`TRUST_PROXY`). */
   trustProxy?: boolean;
 };
@@ -146,6 +157,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const studyCallLimiter = options.studyCallLimiter ?? createStudyCallLimiter({ database, clock, rateLimit: options.rateLimit });
   const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
   const largeSessionRateLimit = options.largeSessionRateLimit ?? { maximumRequests: 10, windowMilliseconds: 60_000 };
+  const newLearnerLimiter = createFixedWindowRateLimiter({ database, scope: "study-new-learner", limit: options.newLearnerRateLimit ?? { maximumRequests: 60, windowMilliseconds: 10 * 60_000 }, clock });
   const largeSessionLimiter = createFixedWindowRateLimiter({ database, scope: "study-large-session", limit: largeSessionRateLimit, clock });
   /**
    * Reads a session that may hold more than `largeSessionCardCount` cards in the large-session worker (decision 0077),
@@ -172,11 +184,19 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // guess is forgotten as soon as the session is read.
     const countedFor = startForGuessedUser(c, (userId) => studyCallLimiter.registerRequest(userLearnerKey(userId)));
     const user = await getAuthenticatedUser(c);
-    const learnerKey = user ? userLearnerKey(user.id) : readLearnerCookie(c);
+    const learnerCookie = readLearnerCookie(c);
+    const learnerKey = user ? userLearnerKey(user.id) : learnerCookie === null ? null : anonymousLearnerKey(learnerCookie);
     if (learnerKey !== null) {
       const decision = await (countedFor(user?.id ?? null) ?? studyCallLimiter.registerRequest(learnerKey));
       if (decision.status === "limited") {
         throw tooManyStudyCalls(decision);
+      }
+    } else {
+      // A browser has its learner cookie from its first study page; a script that leaves it out would otherwise start
+      // a learner, and keep its records, at every call.
+      const decision = await newLearnerLimiter.registerRequest(`address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`);
+      if (decision.status === "limited") {
+        throw new HttpError(429, tooManyNewLearnersMessage(decision.retryAfterSeconds), { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
       }
     }
     return next();
