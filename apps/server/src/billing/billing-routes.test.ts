@@ -292,6 +292,16 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       }
     });
 
+    it("should bill one subscription when the same checkout is paid from several tabs at once, and tell the others it is closed", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const checkout = await startCheckout(user, developmentPriceId("plus", "month"));
+      const answers = await Promise.all(Array.from({ length: 8 }, () => user.postForm(`${pathOf(checkout)}/pay`, form({}))));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409, 409, 409, 409, 409, 409]);
+      const subscriptions = await testDatabase.database.selectFrom("dev_billing_subscription").select("id").execute();
+      expect(subscriptions).toHaveLength(1);
+      expect((await status(user)).subscriptions).toHaveLength(1);
+    });
+
     it("should give a new customer one stored customer when its first checkout is asked for three times at once", async () => {
       const user = await signedIn("painter-fan@example.ch");
       const urls = await Promise.all([1, 2, 3].map(() => startCheckout(user, developmentPriceId("plus", "month"))));

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
 import { HttpError } from "../http/http-errors.ts";
 import type { DatabaseSchema, DevBillingSubscriptionTable } from "../database/schema.ts";
 import type { BillingProvider } from "./billing-provider.ts";
@@ -80,8 +81,8 @@ export function createDevProvider(options: DevProviderOptions) {
     };
   }
 
-  async function liveSubscriptionOf(customerId: string) {
-    return db.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).where("status", "in", ["active", "trialing", "past_due"]).orderBy("created_at", "desc").executeTakeFirst();
+  async function liveSubscriptionOf(customerId: string, executor: Kysely<DatabaseSchema> | Transaction<DatabaseSchema> = db) {
+    return executor.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).where("status", "in", ["active", "trialing", "past_due"]).orderBy("created_at", "desc").executeTakeFirst();
   }
 
   const provider: BillingProvider = {
@@ -162,19 +163,23 @@ export function createDevProvider(options: DevProviderOptions) {
       if (!price) throw new DevBillingError("This checkout session's price no longer exists.");
       const now = clock();
       const periodEnd = addInterval(now, price.interval);
-      const existing = await liveSubscriptionOf(session.customer_id);
-      let subscription: DevBillingSubscriptionTable;
-      let eventType: string;
-      if (existing) {
-        await db.updateTable("dev_billing_subscription").set({ price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, updated_at: now.toISOString() }).where("id", "=", existing.id).execute();
-        subscription = { ...existing, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0 };
-        eventType = "customer.subscription.updated";
-      } else {
-        subscription = { id: newId("sub"), customer_id: session.customer_id, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, created_at: now.toISOString(), updated_at: now.toISOString() };
-        await db.insertInto("dev_billing_subscription").values(subscription).execute();
-        eventType = "customer.subscription.created";
-      }
-      await db.updateTable("dev_billing_checkout_session").set({ status: "complete" }).where("id", "=", sessionId).execute();
+      // The session is claimed and the customer's subscription written in one transaction, one customer at a time: the
+      // same checkout paid from two tabs at once makes one subscription, and the other click is told it is closed.
+      const paid = await db.transaction().execute(async (transaction) => {
+        await lockForTheRestOfTransaction(transaction, `dev-billing-customer:${session.customer_id}`);
+        const claim = await transaction.updateTable("dev_billing_checkout_session").set({ status: "complete" }).where("id", "=", sessionId).where("status", "=", "open").executeTakeFirst();
+        if (Number(claim.numUpdatedRows) === 0) return null;
+        const existing = await liveSubscriptionOf(session.customer_id, transaction);
+        if (existing) {
+          await transaction.updateTable("dev_billing_subscription").set({ price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, updated_at: now.toISOString() }).where("id", "=", existing.id).execute();
+          return { subscription: { ...existing, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0 }, eventType: "customer.subscription.updated" };
+        }
+        const subscription = { id: newId("sub"), customer_id: session.customer_id, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, created_at: now.toISOString(), updated_at: now.toISOString() };
+        await transaction.insertInto("dev_billing_subscription").values(subscription).execute();
+        return { subscription, eventType: "customer.subscription.created" };
+      });
+      if (paid === null) throw new DevBillingError("This checkout session is no longer open.");
+      const { subscription, eventType } = paid;
       await sendEvent("checkout.session.completed", { id: sessionId, object: "checkout.session", customer: session.customer_id, subscription: subscription.id, mode: "subscription", payment_status: "paid", status: "complete" });
       await sendEvent(eventType, subscriptionObject(subscription));
       return session.success_url.replace("{CHECKOUT_SESSION_ID}", sessionId);

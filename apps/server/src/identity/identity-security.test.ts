@@ -70,7 +70,8 @@ describe("given CSRF protection", () => {
     const app = createIdentityTestApp(testDatabase, { clock });
     const token = "abcdefghijklmnopqrstuvwxyz012345";
     const body = new URLSearchParams({ csrfmiddlewaretoken: token, padding: "x".repeat(16 * 1024) }).toString();
-    for (const lengthHeader of [{ "Content-Length": String(body.length) }, { "Transfer-Encoding": "chunked" }]) {
+    const lengthHeaders: Record<string, string>[] = [{ "Content-Length": String(body.length) }, { "Transfer-Encoding": "chunked" }];
+    for (const lengthHeader of lengthHeaders) {
       const response = await app.request("/_allauth/browser/v1/auth/session", {
         method: "DELETE",
         headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: testOrigin, Cookie: `csrftoken=${token}`, ...lengthHeader },
