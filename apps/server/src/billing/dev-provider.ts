@@ -174,7 +174,7 @@ export function createDevProvider(options: DevProviderOptions) {
           await transaction.updateTable("dev_billing_subscription").set({ price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, updated_at: now.toISOString() }).where("id", "=", existing.id).execute();
           return { subscription: { ...existing, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0 }, eventType: "customer.subscription.updated" };
         }
-        const subscription = { id: newId("sub"), customer_id: session.customer_id, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, created_at: now.toISOString(), updated_at: now.toISOString() };
+        const subscription: DevBillingSubscriptionTable = { id: newId("sub"), customer_id: session.customer_id, price_id: session.price_id, status: "active", current_period_end: periodEnd, cancel_at_period_end: 0, created_at: now.toISOString(), updated_at: now.toISOString() };
         await transaction.insertInto("dev_billing_subscription").values(subscription).execute();
         return { subscription, eventType: "customer.subscription.created" };
       });

@@ -84,6 +84,16 @@ describe.each(testDatabaseEngines)("given the contact form on %s", (engine) => {
       expect(mail?.html).not.toContain("<b>the blue</b>");
     });
 
+    it("should accept the addresses Django accepts, an apostrophe and an internationalized domain, and reply to them", async () => {
+      const app = createTestApp(testDatabase);
+      for (const email of ["sean.o'brien@example.ie", "anna@bücher.ch"]) {
+        const response = await postContact(app, { name: "Reader", email, message: "Hello", recaptchaToken: await solveAltchaChallenge(app) });
+        expect(response.status, email).toBe(201);
+      }
+      const replyTos = (await listOutboxMails(testDatabase.database)).map((mail) => mail.replyTo).sort();
+      expect(replyTos).toEqual(['"Reader" <anna@bücher.ch>', `"Reader" <sean.o'brien@example.ie>`]);
+    });
+
     it("should accept the path without the trailing slash", async () => {
       const app = createTestApp(testDatabase);
       const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) }, { path: "/messages/contact" });

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { isValidEmailAddress } from "../mail/email-address-syntax.ts";
 
 export const contactFieldLimits = { name: 200, email: 254, message: 5_000 } as const;
 
@@ -12,7 +13,7 @@ export const contactRequestSchema = v.object({
   name: requiredTrimmedText("Please enter your name.", contactFieldLimits.name, `Please shorten your name to at most ${contactFieldLimits.name} characters.`),
   email: v.pipe(
     requiredTrimmedText("Please enter your e-mail address.", contactFieldLimits.email, `Please use an e-mail address of at most ${contactFieldLimits.email} characters.`),
-    v.email("Please enter a valid e-mail address, such as name@example.ch."),
+    v.check(isValidEmailAddress, "Please enter a valid e-mail address, such as name@example.ch."),
   ),
   message: requiredTrimmedText("Please write a message.", contactFieldLimits.message, `Please shorten your message to at most ${contactFieldLimits.message} characters.`),
   recaptchaToken: v.optional(v.nullable(v.string("Please complete the captcha verification")), ""),

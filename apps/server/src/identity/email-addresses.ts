@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import { isValidEmailAddress } from "../mail/email-address-syntax.ts";
 import type { Transaction } from "kysely";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import type { DatabaseSchema } from "../database/schema.ts";
@@ -27,15 +27,14 @@ export class EmailAddressTakenError extends Error {
   }
 }
 
-const emailSchema = v.pipe(v.string(), v.maxLength(254), v.email());
-
 /** Lowercased and trimmed, as stored. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** An address as allauth's form takes it (`isValidEmailAddress`: Django's `EmailValidator`). */
 export function isValidEmail(email: string): boolean {
-  return v.safeParse(emailSchema, email).success;
+  return isValidEmailAddress(email);
 }
 
 export function primaryEmailOf(account: UserAccount): string | null {
