@@ -105,6 +105,16 @@ describe.each(testDatabaseEngines)("given hostile uploads on %s", (engine) => {
       () => ({ swedish: { name: "short.sv.xml", bytes: syntheticFilm(5, 6, "sv") } }),
       /^These two files do not seem to belong to the same film or episode: only \d sentence pairs? could be matched\./,
     ],
+    [
+      "the two files swapped",
+      () => ({ english: { name: "film.sv.xml", bytes: syntheticFilm(11, 500, "sv") }, swedish: { name: "film.en.xml", bytes: syntheticFilm(11, 500, "en") } }),
+      /^The two files seem to be swapped: the English file is marked as Swedish, and the Swedish file as English\. Please choose each file in its own field\.$/,
+    ],
+    [
+      "the English file chosen twice",
+      () => ({ english: { name: "film.en.xml", bytes: syntheticFilm(11, 500, "en-GB") }, swedish: { name: "film.en.xml", bytes: syntheticFilm(11, 500, "en-GB") } }),
+      /^The Swedish file is marked as English \(xml:lang="en-GB"\)\. Please choose the Swedish subtitles in the Swedish field\.$/,
+    ],
   ];
 
   it.each(cases)("should refuse %s with a clear 400, store nothing and keep serving", async (_name, files, message) => {

@@ -116,6 +116,33 @@ function percent(share: number): string {
   return `${Math.round(share * 100)} %`;
 }
 
+/** The language a file says it is in (`xml:lang`, its primary subtag), when that is English or Swedish. */
+function declaredLanguageOf(track: ParsedSubtitleTrack): "English" | "Swedish" | null {
+  const primary = track.language?.trim().toLowerCase().split(/[-_]/)[0];
+  if (primary === "en" || primary === "eng") return "English";
+  if (primary === "sv" || primary === "swe") return "Swedish";
+  return null;
+}
+
+/**
+ * Refuses files that say they are in the other field's language (`xml:lang`): swapped files, or one film's English
+ * subtitles chosen twice, would otherwise align perfectly into cards with the languages crossed. Files that say
+ * nothing, or name another language, are taken as chosen.
+ */
+function assertLanguagesNotCrossed(englishTrack: ParsedSubtitleTrack, swedishTrack: ParsedSubtitleTrack): void {
+  const english = declaredLanguageOf(englishTrack);
+  const swedish = declaredLanguageOf(swedishTrack);
+  if (english === "Swedish" && swedish === "English") {
+    throw new RequestValidationError("The two files seem to be swapped: the English file is marked as Swedish, and the Swedish file as English. Please choose each file in its own field.");
+  }
+  if (english === "Swedish") {
+    throw new RequestValidationError(`The English file is marked as Swedish (xml:lang="${englishTrack.language ?? ""}"). Please choose the English subtitles in the English field.`);
+  }
+  if (swedish === "English") {
+    throw new RequestValidationError(`The Swedish file is marked as English (xml:lang="${swedishTrack.language ?? ""}"). Please choose the Swedish subtitles in the Swedish field.`);
+  }
+}
+
 /** Refuses pairings that cannot be one film: too few pairs, or the timing profile of unrelated films. */
 function assertSameFilm(pairs: readonly SentencePair[], report: AlignmentReport): void {
   const advice = "Please upload the English and the Swedish subtitles of the same film or episode.";
@@ -177,6 +204,7 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
     if (swedishResult.status === "rejected") describeFailure("Swedish", swedishResult.reason);
     const englishTrack = (englishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
     const swedishTrack = (swedishResult as PromiseFulfilledResult<ParsedSubtitleTrack>).value;
+    assertLanguagesNotCrossed(englishTrack, swedishTrack);
 
     // In a worker: two films of 19,000 cues take seconds of CPU, which on this thread would stall every visitor.
     const { pairs, report } = await alignSubtitleTracksInWorker(englishTrack, swedishTrack, { timeoutMilliseconds: subtitleAlignmentTimeoutMilliseconds }).catch((error: unknown) => {
