@@ -157,6 +157,28 @@ describe("createBodyLimit, for a route with a limit of its own", () => {
     expect(chunked.status).toBe(413);
   });
 
+  it("should hand a body of unknown length to the route as it arrives, before its client has sent all of it", async () => {
+    const route = new Hono();
+    route.post("/upload", createBodyLimit({ maximumBytes: 1024, tooLargeBody: () => ({ error: "Too large." }) }), async (c) => {
+      const reader = (c.req.raw.body as ReadableStream<Uint8Array>).getReader();
+      const first = await reader.read();
+      await reader.cancel();
+      return c.json({ firstChunkBytes: first.value?.byteLength });
+    });
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new Uint8Array(100));
+        await finished;
+        controller.close();
+      },
+    });
+    const response = await route.request("/upload", { method: "POST", body, duplex: "half" } as RequestInit);
+    expect(await response.json()).toEqual({ firstChunkBytes: 100 });
+    finish();
+  });
+
   it("should hand the whole body to the route at the limit", async () => {
     const response = await routeWithItsOwnLimit.request("/upload", { method: "POST", body: "x".repeat(1024) });
     expect(await response.json()).toEqual({ receivedBytes: 1024 });

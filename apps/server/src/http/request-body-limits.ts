@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
+import { errorChainOf } from "../database/database-errors.ts";
 
 /** Which limit and which answer shape a request body gets, decided by its path alone. */
 export type RequestBodyFamily = "identity" | "study" | "contact" | "billing" | "stripe-webhook" | "development-billing" | "other";
@@ -134,8 +135,8 @@ async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: nu
 }
 
 /**
- * One body limit: by `Content-Length` when the request has one, else by counting the chunks as they arrive, keeping
- * at most `maximumBytes` in memory. A larger body is answered 413 with `tooLargeBody()` and `Connection: close`; what
+ * One body limit: by `Content-Length` when the request has one, else by counting the chunks as the route reads them,
+ * keeping none (the route's failure past the limit is answered with the 413). A larger body is answered 413 with `tooLargeBody()` and `Connection: close`; what
  * the client still sends is discarded for at most a second, never kept. For a route with a limit of its own.
  *
  * @example
@@ -143,8 +144,35 @@ async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: nu
  */
 export function createBodyLimit(options: { maximumBytes: number; tooLargeBody: () => Record<string, unknown> }): MiddlewareHandler {
   return async function limitOneBody(c, next) {
-    return limitBody(c, next, options.maximumBytes, options.tooLargeBody);
+    const method = c.req.method;
+    const body = c.req.raw.body;
+    if (method === "GET" || method === "HEAD" || body === null || (c.req.header("content-length") !== undefined && !c.req.raw.headers.has("transfer-encoding"))) {
+      return limitBody(c, next, options.maximumBytes, options.tooLargeBody);
+    }
+    // A body of unknown length is counted as the route reads it, not gathered first: gathered, it would sit in memory
+    // (11 MB for the upload) before the route had checked who sends it, for as long as its client takes to send it.
+    let receivedBytes = 0;
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          receivedBytes += chunk.byteLength;
+          if (receivedBytes > options.maximumBytes) controller.error(new RequestBodyTooLargeError(options.maximumBytes));
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
+    await next();
+    if (c.error !== undefined && errorChainOf(c.error).some((error) => error instanceof RequestBodyTooLargeError)) c.res = refuse(c, options.tooLargeBody());
   };
+}
+
+/** The error a counted body fails with past its limit; `createBodyLimit` answers the route's failure with its 413. */
+export class RequestBodyTooLargeError extends Error {
+  constructor(maximumBytes: number) {
+    super(`The request body is larger than ${maximumBytes} bytes.`);
+    this.name = "RequestBodyTooLargeError";
+  }
 }
 
 /**

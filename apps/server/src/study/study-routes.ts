@@ -228,6 +228,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     }
     const entitlements = await entitlementsOfUser(user.id);
     const upload = await readSubtitleUpload(c, {
+      uploaderKey: `user:${user.id}`,
       // Before the files are parsed and aligned: a private deck over the plan's limit costs no alignment.
       beforeReadingFiles: async ({ isPublic }) => {
         if (!isPublic) assertRoomForAnotherPrivateDeck(entitlements, await countPrivateGroups(database, user.id));

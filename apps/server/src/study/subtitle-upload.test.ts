@@ -3,8 +3,9 @@ import path from "node:path";
 import { parseSubtitleXmlInWorker } from "@atelier/subtitles/node";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
-import { uploadTooLargeMessage } from "./subtitle-upload.ts";
-import { createStudyTestClient, englishFixture, type StudyTestClient } from "./testing/study-test-client.ts";
+import { testOrigin } from "../identity/testing/identity-test-client.ts";
+import { uploadAlreadyArrivingMessage, uploadTooLargeMessage } from "./subtitle-upload.ts";
+import { createStudyTestClient, englishFixture, swedishFixture, type StudyTestClient } from "./testing/study-test-client.ts";
 import { countStudyRows, createStudyTestApp } from "./testing/study-test-app.ts";
 
 const sharedFixtureDirectory = "/work/shared/fixtures/subtitles";
@@ -155,5 +156,45 @@ describe.each(testDatabaseEngines)("given hostile uploads on %s", (engine) => {
     expect(response.body.group.name).toBe("opensubs2018-209475 en 54828");
     expect(await countStudyRows(testDatabase)).toEqual({ groups: 1, pairs: response.body.pair_count });
   });
-});
 
+  /** An upload whose client sends the English file, then nothing until `finish` (a client on a slow line, or a script). */
+  function stalledUpload(client: StudyTestClient) {
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const boundary = "----atelier-stalled-upload";
+    const encoder = new TextEncoder();
+    const part = (name: string, fileName: string, bytes: Uint8Array) => [encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: text/xml\r\n\r\n`), bytes, encoder.encode("\r\n")];
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const chunk of part("english", "Morning Train.en.xml", englishFixture)) controller.enqueue(chunk);
+        await finished;
+        for (const chunk of part("swedish", "Morning Train.sv.xml", swedishFixture)) controller.enqueue(chunk);
+        controller.enqueue(encoder.encode(`--${boundary}--\r\n`));
+        controller.close();
+      },
+    });
+    const headers = {
+      Cookie: [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; "),
+      Origin: testOrigin,
+      "X-CSRFToken": client.cookies.get("csrftoken") ?? "",
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+    };
+    const response = app.request("/api/upload-subtitles/", { method: "POST", headers, body, duplex: "half" } as RequestInit);
+    return { response, finish };
+  }
+
+  it("should let slow uploads hold no other uploader's turn, and let one upload of an uploader arrive at a time", async () => {
+    const stalled = Array.from({ length: 4 }, () => stalledUpload(owner));
+    const refused = await Promise.all(stalled.slice(1).map((upload) => upload.response));
+    for (const response of refused) {
+      expect(response.status).toBe(429);
+      expect(((await response.json()) as { error: string }).error).toBe(uploadAlreadyArrivingMessage);
+    }
+    const other = createStudyTestClient(app);
+    await other.signUp("other@example.ch");
+    expect((await other.upload()).status).toBe(201);
+    for (const upload of stalled) upload.finish();
+    expect((await stalled[0]?.response)?.status).toBe(201);
+    expect(await countStudyRows(testDatabase)).toEqual({ groups: 2, pairs: 28 });
+  });
+});

@@ -23,8 +23,18 @@ export const minimumPairCount = 10;
  */
 export const minimumCloselyTimedLinkShare = 0.65;
 export const maximumGroupNameLength = 120;
-/** Uploads read at once, their worker jobs taking turns (decision 0065). More wait for a 429 and try again. */
-const maximumConcurrentUploads = 4;
+/**
+ * Uploads in the server at once, arriving, waiting or worked on: each holds up to 11 MB. More are answered 429. A body
+ * arrives at its client's pace, so one that trickles holds only this, not a turn of the work below (decision 0082).
+ */
+const maximumUploadsInTheServer = 16;
+/** Uploads parsed and aligned at once, their worker jobs taking turns (decision 0065); the others wait for a turn. */
+const maximumUploadsWorkedOn = 4;
+/** How long an upload that has arrived waits for its turn before it is answered 429 (an upload's work takes 1–6 s). */
+const uploadTurnWaitMilliseconds = 20_000;
+
+export const serverBusyWithUploadsMessage = "The server is reading other uploads right now. Please try again in a few seconds.";
+export const uploadAlreadyArrivingMessage = "Your other upload is still arriving. Please wait until it is done, then try again.";
 
 export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
 
@@ -44,7 +54,39 @@ export type UploadedSubtitles = {
   report: AlignmentReport;
 };
 
-let activeUploads = 0;
+/** At most `size` holders at once; `take` waits up to its time for a turn and answers its release, or `null`. */
+function createTurns(size: number) {
+  let taken = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    taken -= 1;
+    waiting.shift()?.();
+  };
+  return {
+    take(waitMilliseconds: number): Promise<(() => void) | null> {
+      if (taken < size) {
+        taken += 1;
+        return Promise.resolve(release);
+      }
+      return new Promise((resolve) => {
+        const grant = () => {
+          clearTimeout(timer);
+          taken += 1;
+          resolve(release);
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(grant), 1);
+          resolve(null);
+        }, waitMilliseconds);
+        waiting.push(grant);
+      });
+    },
+  };
+}
+
+let uploadsInTheServer = 0;
+const uploadersWhoseUploadArrives = new Set<string>();
+const workTurns = createTurns(maximumUploadsWorkedOn);
 
 /** Removes control characters and surrounding space; what remains is shown as text only. */
 export function cleanName(value: string): string {
@@ -164,25 +206,34 @@ function assertSameFilm(pairs: readonly SentencePair[], report: AlignmentReport)
  * sentence for the learner on any failure; stores nothing.
  */
 export type SubtitleUploadChecks = {
+  /** Who uploads (`user:<id>`): one upload of theirs arrives at a time. */
+  uploaderKey: string;
   /** Runs once the form's fields are known and before the files are parsed; a refusal (thrown) costs no alignment. */
   beforeReadingFiles?: (fields: { isPublic: boolean }) => Promise<void>;
 };
 
-export async function readSubtitleUpload(c: Context, checks: SubtitleUploadChecks = {}): Promise<UploadedSubtitles> {
+export async function readSubtitleUpload(c: Context, checks: SubtitleUploadChecks): Promise<UploadedSubtitles> {
   const contentType = c.req.header("content-type") ?? "";
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new RequestValidationError("Please upload both files");
   }
-  if (activeUploads >= maximumConcurrentUploads) {
-    throw new HttpError(429, "The server is reading other uploads right now. Please try again in a few seconds.", { headers: { "Retry-After": "5" } });
+  if (uploadersWhoseUploadArrives.has(checks.uploaderKey)) {
+    throw new HttpError(429, uploadAlreadyArrivingMessage, { headers: { "Retry-After": "5" } });
   }
-  activeUploads += 1;
+  if (uploadsInTheServer >= maximumUploadsInTheServer) {
+    throw new HttpError(429, serverBusyWithUploadsMessage, { headers: { "Retry-After": "5" } });
+  }
+  uploadsInTheServer += 1;
+  let releaseTurn: (() => void) | null = null;
   try {
     let form: MultipartForm;
+    uploadersWhoseUploadArrives.add(checks.uploaderKey);
     try {
       form = await readUploadForm(c);
     } catch (error) {
       throw new RequestValidationError("The upload could not be read. Please choose the two files again and retry.", { cause: error });
+    } finally {
+      uploadersWhoseUploadArrives.delete(checks.uploaderKey);
     }
     const english = form.files.get("english");
     const swedish = form.files.get("swedish");
@@ -198,6 +249,8 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
       throw new RequestValidationError(`The name can be at most ${maximumGroupNameLength} characters.`);
     }
     await checks.beforeReadingFiles?.({ isPublic });
+    releaseTurn = await workTurns.take(uploadTurnWaitMilliseconds);
+    if (releaseTurn === null) throw new HttpError(429, serverBusyWithUploadsMessage, { headers: { "Retry-After": "5" } });
 
     const [englishResult, swedishResult] = await Promise.allSettled([parseOneFile("English", english), parseOneFile("Swedish", swedish)]);
     if (englishResult.status === "rejected") describeFailure("English", englishResult.reason);
@@ -219,6 +272,7 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
     assertSameFilm(pairs, report);
     return { name: requestedName === "" ? nameFromFileName(english.fileName) : requestedName, isPublic, pairs: cards, report: { ...report, pairCount: cards.length } };
   } finally {
-    activeUploads -= 1;
+    releaseTurn?.();
+    uploadsInTheServer -= 1;
   }
 }
