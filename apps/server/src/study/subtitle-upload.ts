@@ -34,7 +34,10 @@ const maximumUploadsWorkedOn = 4;
 const uploadTurnWaitMilliseconds = 20_000;
 
 export const serverBusyWithUploadsMessage = "The server is reading other uploads right now. Please try again in a few seconds.";
-export const uploadAlreadyArrivingMessage = "Your other upload is still arriving. Please wait until it is done, then try again.";
+/** Uploads of one uploader arriving at once: two tabs may upload two films; a third waits for one of them. */
+const maximumUploadsArrivingPerUploader = 2;
+
+export const uploadAlreadyArrivingMessage = "Your other uploads are still arriving. Please wait until one of them is done, then try again.";
 
 export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
 
@@ -85,7 +88,8 @@ function createTurns(size: number) {
 }
 
 let uploadsInTheServer = 0;
-const uploadersWhoseUploadArrives = new Set<string>();
+/** How many uploads of each uploader are arriving. */
+const arrivingUploadsByUploader = new Map<string, number>();
 const workTurns = createTurns(maximumUploadsWorkedOn);
 
 /** Removes control characters and surrounding space; what remains is shown as text only. */
@@ -206,7 +210,7 @@ function assertSameFilm(pairs: readonly SentencePair[], report: AlignmentReport)
  * sentence for the learner on any failure; stores nothing.
  */
 export type SubtitleUploadChecks = {
-  /** Who uploads (`user:<id>`): one upload of theirs arrives at a time. */
+  /** Who uploads (`user:<id>`): at most two uploads of theirs arrive at a time. */
   uploaderKey: string;
   /** Runs once the form's fields are known and before the files are parsed; a refusal (thrown) costs no alignment. */
   beforeReadingFiles?: (fields: { isPublic: boolean }) => Promise<void>;
@@ -217,7 +221,8 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
   if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
     throw new RequestValidationError("Please upload both files");
   }
-  if (uploadersWhoseUploadArrives.has(checks.uploaderKey)) {
+  const arrivingOfUploader = arrivingUploadsByUploader.get(checks.uploaderKey) ?? 0;
+  if (arrivingOfUploader >= maximumUploadsArrivingPerUploader) {
     throw new HttpError(429, uploadAlreadyArrivingMessage, { headers: { "Retry-After": "5" } });
   }
   if (uploadsInTheServer >= maximumUploadsInTheServer) {
@@ -227,13 +232,15 @@ export async function readSubtitleUpload(c: Context, checks: SubtitleUploadCheck
   let releaseTurn: (() => void) | null = null;
   try {
     let form: MultipartForm;
-    uploadersWhoseUploadArrives.add(checks.uploaderKey);
+    arrivingUploadsByUploader.set(checks.uploaderKey, arrivingOfUploader + 1);
     try {
       form = await readUploadForm(c);
     } catch (error) {
       throw new RequestValidationError("The upload could not be read. Please choose the two files again and retry.", { cause: error });
     } finally {
-      uploadersWhoseUploadArrives.delete(checks.uploaderKey);
+      const stillArriving = (arrivingUploadsByUploader.get(checks.uploaderKey) ?? 1) - 1;
+      if (stillArriving === 0) arrivingUploadsByUploader.delete(checks.uploaderKey);
+      else arrivingUploadsByUploader.set(checks.uploaderKey, stillArriving);
     }
     const english = form.files.get("english");
     const swedish = form.files.get("swedish");

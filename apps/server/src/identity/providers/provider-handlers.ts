@@ -180,7 +180,10 @@ export const disconnectProviderAccountBody = identityBody({
 /** `POST auth/provider/redirect`: a form post (top-level navigation), answered with a 302, never JSON. */
 export async function providerRedirect(deps: IdentityDependencies, request: IdentityRequest): Promise<IdentityResult> {
   const { socialProviders } = deps;
-  const form = v.parse(providerRedirectForm, await request.c.req.parseBody().catch(() => ({})));
+  const parsed = v.safeParse(providerRedirectForm, await request.c.req.parseBody().catch(() => ({})));
+  // A field that is no text at all (U+0000 in it) is as unknown as a provider that does not exist.
+  if (!parsed.success) return errorPage(deps, "login");
+  const form = parsed.output;
   const process = form.process || "login";
   const provider = socialProviders.get(form.provider);
   const callbackUrl = safeCallbackUrl(deps, form.callback_url);
