@@ -176,6 +176,24 @@ describe("given the flashcard session", () => {
     expect(fakeClient.loadPairs).toHaveBeenCalledTimes(1);
   });
 
+  it("should let a learner who signed in from 'Keep Up the Great Work!' go on after the reload, the limit being the server's to say", async () => {
+    fakeClient.ratePair.mockResolvedValueOnce({ status: "ok", data: { pair: { id: "p1", current_box: 5 }, memorized: 5, anonymous_limit_reached: true } });
+    renderSession();
+    await screen.findByText("Good morning");
+    fireEvent.keyDown(document.body, { key: "2" });
+    await vi.waitFor(() => expect(useLoginModalStore.getState().options.title).toBe("Keep Up the Great Work!"));
+    await waitFor(() => expect(JSON.parse(window.sessionStorage.getItem("flashcard") ?? "{}")).toMatchObject({ state: { anonymousLimit: "reached" } }));
+    // Signed in from the dialog: the progress merges and the page reloads; the stats now answer for the account.
+    cleanup();
+    useLoginModalStore.setState({ state: "closed" });
+    fakeClient.ratePair.mockResolvedValue({ status: "ok", data: { pair: { id: "p2", current_box: 2 }, memorized: 5, anonymous_limit_reached: false } });
+    renderSession();
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: "2" });
+    await waitFor(() => expect(fakeClient.ratePair).toHaveBeenLastCalledWith("p2", true));
+    expect(useLoginModalStore.getState().state).toBe("closed");
+  });
+
   it("should say 'No flashcard pairs available' for an empty result", async () => {
     fakeClient.loadPairs.mockResolvedValue({ status: "ok", data: { pairs: [] } });
     renderSession();

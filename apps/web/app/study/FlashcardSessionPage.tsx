@@ -96,11 +96,12 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
   const headingId = useId();
   // A reload (or going back to this history entry) restores the session saved for the entry: its key survives a
   // reload but is new for every visit from the setup, so a new session from the setup starts fresh.
-  const [state, dispatch] = useReducer(
-    sessionReducer,
-    undefined,
-    () => readSavedSessionState(window.sessionStorage, { groupId, locationKey: location.key }) ?? createInitialSessionState(sessionConfigFromNavigationState(location.state)),
-  );
+  const [state, dispatch] = useReducer(sessionReducer, undefined, () => {
+    const restored = readSavedSessionState(window.sessionStorage, { groupId, locationKey: location.key });
+    if (restored === undefined) return createInitialSessionState(sessionConfigFromNavigationState(location.state));
+    // Whether the anonymous limit holds is the server's to say after a reload: signing in from its dialog lifts it.
+    return { ...restored, anonymousLimit: data.stats?.anonymous_limit_reached === true ? ("reached" as const) : ("not-reached" as const) };
+  });
   const [stats, moveStatsCount] = useCountedStats(data.stats);
   const [pending, setPending] = useState(false);
   const [actionError, setActionError] = useState<string>();
