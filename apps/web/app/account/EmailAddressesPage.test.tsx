@@ -104,6 +104,21 @@ describe("given the e-mail addresses page with verification by code", () => {
     expect(calls.listEmailAddresses).toHaveBeenCalledTimes(5);
   });
 
+  it("should stop asking for the code of an address once it is removed", async () => {
+    const { client } = addressServer([primary]);
+    renderPage(client);
+    await screen.findByRole("table", { name: "Your e-mail addresses" });
+    fireEvent.change(screen.getByRole("textbox", { name: "New e-mail address" }), { target: { value: "ada@work.example" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add address" }));
+    await screen.findByRole("heading", { name: "Confirm ada@work.example" });
+    await waitFor(() => expect(addressCells()).toEqual(["ada@example.org", "ada@work.example"]));
+    fireEvent.click(within(row("ada@work.example")).getByRole("button", { name: "Remove" }));
+    await waitFor(() => expect(addressCells()).toEqual(["ada@example.org"]));
+    expect(screen.getByRole("status").textContent).toBe("ada@work.example was removed.");
+    expect(screen.queryByRole("heading", { name: "Confirm ada@work.example" })).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Code" })).toBeNull();
+  });
+
   it("should show the server's error under the code and keep the address unconfirmed", async () => {
     renderPage(addressServer([primary, { email: "ada@work.example", primary: false, verified: false }]).client);
     await screen.findByRole("table", { name: "Your e-mail addresses" });

@@ -127,6 +127,12 @@ export function EmailAddressesPage({ data, reload }: { data: EmailAddressesData;
     return result;
   };
 
+  const removeAddress = async (email: string) => {
+    const result = await act(() => authClient.removeEmailAddress({ email }), `${email} was removed.`);
+    // The code asked for belonged to the address just removed: nothing is left to confirm.
+    if (result?.status === 200 && confirming?.toLowerCase() === email.toLowerCase()) setConfirming(null);
+  };
+
   const resend = async (email: string) => {
     const result = await act(() => authClient.requestEmailVerification({ email }), emailVerificationByCodeEnabled ? `We have sent a new code to ${email}.` : `We have sent a new confirmation message to ${email}.`);
     if (result?.status === 200) {
@@ -197,7 +203,7 @@ export function EmailAddressesPage({ data, reload }: { data: EmailAddressesData;
                   </>
                 ) : null}
                 {!address.primary ? (
-                  <Button size="small" variant="ghost" disabled={rowForm.submitting} onClick={() => act(() => authClient.removeEmailAddress({ email: address.email }), `${address.email} was removed.`)}>
+                  <Button size="small" variant="ghost" disabled={rowForm.submitting} onClick={() => removeAddress(address.email)}>
                     Remove
                   </Button>
                 ) : null}
