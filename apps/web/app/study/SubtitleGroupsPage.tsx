@@ -203,6 +203,7 @@ const noGroups: SubtitleGroup[] = [];
 export function SubtitleGroupsPage({ data, reload }: { data: SubtitleGroupsData; reload: () => void }) {
   const { isAuthenticated, loadState } = useAuthStatus();
   const [groups, editGroups] = useEditedGroups(data.status === "ready" ? data.groups : noGroups);
+  const [deletedGroupIds, setDeletedGroupIds] = useState<ReadonlySet<string>>(() => new Set());
 
   // Whether this page was reached signed in, known once the status is. A sign-in on this very page comes from the
   // login modal, which reloads the page (or hands over to a flow's page that brings the visitor back): only the page
@@ -233,6 +234,7 @@ export function SubtitleGroupsPage({ data, reload }: { data: SubtitleGroupsData;
   };
   const removeGroup = (groupId: string) => {
     editGroups((current) => current.filter((group) => group.id !== groupId));
+    setDeletedGroupIds((current) => new Set(current).add(groupId));
     reload();
   };
 
@@ -242,7 +244,7 @@ export function SubtitleGroupsPage({ data, reload }: { data: SubtitleGroupsData;
 
       <div className="study-upload">
         {formOpen && isAuthenticated ? (
-          <UploadForm onUploaded={reload} allowance={data.status === "ready" ? data.allowance : undefined} />
+          <UploadForm onUploaded={reload} allowance={data.status === "ready" ? data.allowance : undefined} deletedGroupIds={deletedGroupIds} />
         ) : (
           <Button onClick={openUploadForm}>Upload subtitles</Button>
         )}

@@ -73,6 +73,28 @@ describe("given the upload form", () => {
     expect(upload).toHaveBeenCalledWith(expect.objectContaining({ isPublic: true }), expect.any(Function));
   });
 
+  it("should not link to the uploaded group once it has been deleted", async () => {
+    const report = { offsetMilliseconds: 0, frameRateRatio: 1, englishCoverage: 1, swedishCoverage: 1, meanOverlap: 0.9, pairCount: 12 };
+    const upload = vi.fn(async () => ({
+      status: "ok" as const,
+      data: { group: { id: "g1", name: "Bron", created_at: "", is_public: true, owner_id: "u", is_owner: true, pair_count: 12 }, report, pair_count: 12 },
+    }));
+    const { rerender } = render(<UploadForm deletedGroupIds={new Set()} />, upload);
+    chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
+    chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.xml"));
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    expect(await screen.findByRole("link", { name: "Study Bron" })).toBeTruthy();
+    rerender(
+      <StudyClientProvider client={{ uploadSubtitles: upload } as Partial<StudyClient> as StudyClient}>
+        <MemoryRouter>
+          <UploadForm deletedGroupIds={new Set(["g1"])} />
+        </MemoryRouter>
+      </StudyClientProvider>,
+    );
+    expect(screen.queryByRole("link", { name: "Study Bron" })).toBeNull();
+    expect(screen.getByText("Bron has been deleted.")).toBeTruthy();
+  });
+
   it("should name the group after the Swedish file (else the English one), until the learner types a name", () => {
     render(<UploadForm />);
     const name = screen.getByLabelText<HTMLInputElement>("Group name");

@@ -10,6 +10,8 @@ export interface UploadFormProps {
   onUploaded?: (answer: UploadAnswer) => void;
   /** The plan's private-deck allowance; when it is used up the privacy checkbox is locked. */
   allowance?: DeckAllowance;
+  /** Groups deleted since the page loaded: an upload's report no longer links to one of them. */
+  deletedGroupIds?: ReadonlySet<string>;
 }
 
 type UploadState = { status: "idle" } | { status: "uploading"; fractionSent: number } | { status: "done"; answer: UploadAnswer } | { status: "error"; message: string };
@@ -18,7 +20,7 @@ function percent(fraction: number): string {
   return `${Math.round(fraction * 100)}%`;
 }
 
-function AlignmentReportView({ answer }: { answer: UploadAnswer }) {
+function AlignmentReportView({ answer, deleted }: { answer: UploadAnswer; deleted: boolean }) {
   const { report, pair_count: pairCount, group } = answer;
   const { headline, details } = describeUploadResult(report, pairCount);
   return (
@@ -28,9 +30,7 @@ function AlignmentReportView({ answer }: { answer: UploadAnswer }) {
         <p key={detail}>{detail}</p>
       ))}
       {report.warning ? <p className="upload-report__warning">{report.warning}</p> : null}
-      <p>
-        <Link to={`/study/${encodeURIComponent(group.id)}/config`}>Study {group.name}</Link>
-      </p>
+      <p>{deleted ? `${group.name} has been deleted.` : <Link to={`/study/${encodeURIComponent(group.id)}/config`}>Study {group.name}</Link>}</p>
       <details className="upload-report__figures">
         <summary>Alignment figures</summary>
         <dl className="upload-report__facts">
@@ -62,7 +62,7 @@ function privateDecksUsedUp(allowance: DeckAllowance): string {
  * The upload form of spec §2.11: a Swedish and an English XML file, an optional name and the privacy checkbox, sent
  * with the study client's `uploadSubtitles`.
  */
-export function UploadForm({ onUploaded, allowance }: UploadFormProps) {
+export function UploadForm({ onUploaded, allowance, deletedGroupIds }: UploadFormProps) {
   const studyClient = useStudyClient();
   const id = useId();
   const [name, setName] = useState("");
@@ -148,7 +148,7 @@ export function UploadForm({ onUploaded, allowance }: UploadFormProps) {
           <progress id={`${id}-progress`} max={1} value={state.fractionSent} />
         </div>
       ) : null}
-      {state.status === "done" ? <AlignmentReportView answer={state.answer} /> : null}
+      {state.status === "done" ? <AlignmentReportView answer={state.answer} deleted={deletedGroupIds?.has(state.answer.group.id) === true} /> : null}
       <div className="account-form__actions">
         <Button type="submit" disabled={state.status === "uploading"} aria-busy={state.status === "uploading"}>
           {state.status === "uploading" ? "Uploading…" : "Upload"}
