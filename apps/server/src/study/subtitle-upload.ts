@@ -33,10 +33,10 @@ const maximumUploadsWorkedOn = 4;
 /** How long an upload that has arrived waits for its turn before it is answered 429 (an upload's work takes 1–6 s). */
 const uploadTurnWaitMilliseconds = 20_000;
 
-export const serverBusyWithUploadsMessage = "The server is reading other uploads right now. Please try again in a few seconds.";
 /** Uploads of one uploader arriving at once: two tabs may upload two films; a third waits for one of them. */
 const maximumUploadsArrivingPerUploader = 2;
 
+export const serverBusyWithUploadsMessage = "The server is reading other uploads right now. Please try again in a few seconds.";
 export const uploadAlreadyArrivingMessage = "Your other uploads are still arriving. Please wait until one of them is done, then try again.";
 
 export const uploadTooLargeMessage = "This upload is too large. Each subtitle file must be smaller than 5 MB.";
