@@ -105,3 +105,14 @@ export async function logInWithPassword(page: Page, origin: string, email: strin
   await page.locator("main").getByLabel("Password").fill(password);
   await page.locator("main").getByRole("button", { name: "Log in", exact: true }).click();
 }
+
+/**
+ * The code of the authenticator `totp` for the period in which the server will check it: the server accepts the
+ * current period only (allauth's tolerance 0), so a code taken in a period's last seconds is taken from the next one.
+ */
+export async function currentTotpCode(totp: { period: number; generate: () => string }): Promise<string> {
+  const periodMilliseconds = totp.period * 1000;
+  const leftMilliseconds = periodMilliseconds - (Date.now() % periodMilliseconds);
+  if (leftMilliseconds < 5_000) await new Promise((resolve) => setTimeout(resolve, leftMilliseconds + 250));
+  return totp.generate();
+}
