@@ -17,7 +17,8 @@ const unavailablePostgresMessages = [
   "timeout exceeded when trying to connect",
 ];
 
-function codeOf(error: object): string | undefined {
+/** An error's `code` when it is text (Node's, PostgreSQL's SQLSTATE, SQLite's). */
+export function codeOf(error: object): string | undefined {
   const code = (error as { code?: unknown }).code;
   return typeof code === "string" ? code : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, errorChainOf, isDatabaseUnavailableError } from "../database/database-errors.ts";
+import { codeOf, databaseUnavailableMessage, databaseUnavailableRetryAfterSeconds, errorChainOf, isDatabaseUnavailableError } from "../database/database-errors.ts";
 import { isTransactionConflict, transactionConflictMessage } from "../database/transaction-conflicts.ts";
 import { HttpError, internalServerErrorMessage } from "./http-errors.ts";
 import { logger } from "../logging/logger.ts";
@@ -63,7 +63,7 @@ export function createErrorHandler(options: ErrorHandlerOptions = {}): ErrorHand
  * code ECONNRESET that PostgreSQL's dropped sockets also carry, so it must be told apart before them).
  */
 export function isClientAbort(error: unknown): boolean {
-  return errorChainOf(error).some((candidate) => candidate instanceof Error && candidate.message === "aborted" && (candidate as { code?: unknown }).code === "ECONNRESET");
+  return errorChainOf(error).some((candidate) => candidate instanceof Error && candidate.message === "aborted" && codeOf(candidate) === "ECONNRESET");
 }
 
 export const clientAbortMessage = "The request ended before its whole body arrived. Please send it again.";
@@ -74,7 +74,7 @@ export const unstorableTextMessage = "The request holds characters that cannot b
 const unstorableTextCodes = new Set(["22021", "22P05"]);
 
 function isUnstorableText(error: unknown): boolean {
-  return errorChainOf(error).some((candidate) => unstorableTextCodes.has(String((candidate as { code?: unknown }).code)));
+  return errorChainOf(error).some((candidate) => unstorableTextCodes.has(codeOf(candidate) ?? ""));
 }
 
 /**

@@ -157,6 +157,8 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const studyCallLimiter = options.studyCallLimiter ?? createStudyCallLimiter({ database, clock, rateLimit: options.rateLimit });
   const uploadLimiter = createFixedWindowRateLimiter({ database, scope: "study-upload", limit: uploadRateLimit, clock });
   const largeSessionRateLimit = options.largeSessionRateLimit ?? { maximumRequests: 10, windowMilliseconds: 60_000 };
+  /** The key under which the per-address limits count a request. */
+  const clientAddressKey = (c: Context) => `address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`;
   const newLearnerLimiter = createFixedWindowRateLimiter({ database, scope: "study-new-learner", limit: options.newLearnerRateLimit ?? { maximumRequests: 60, windowMilliseconds: 10 * 60_000 }, clock });
   const largeSessionLimiter = createFixedWindowRateLimiter({ database, scope: "study-large-session", limit: largeSessionRateLimit, clock });
   /**
@@ -166,7 +168,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
    * learner is a cookie that a script can leave out. Answers the pairs call's JSON.
    */
   const readLargeSession = async (c: Context, learnerKey: string, groupId: string, selection: SessionSelection): Promise<Uint8Array> => {
-    const clientKey = `address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`;
+    const clientKey = clientAddressKey(c);
     const refuse = (retryAfterSeconds: number) => new HttpError(429, tooManyLargeSessionsMessage(largeSessionRateLimit, retryAfterSeconds), { headers: { "Retry-After": String(retryAfterSeconds) } });
     // A client over the limit is refused before the count, which reads the whole window of a large film.
     const early = await largeSessionLimiter.wouldRefuse(clientKey);
@@ -194,7 +196,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     } else {
       // A browser has its learner cookie from its first study page; a script that leaves it out would otherwise start
       // a learner, and keep its records, at every call.
-      const decision = await newLearnerLimiter.registerRequest(`address:${getClientAddress(c, { trustProxy: options.trustProxy ?? false }) ?? "unknown"}`);
+      const decision = await newLearnerLimiter.registerRequest(clientAddressKey(c));
       if (decision.status === "limited") {
         throw new HttpError(429, tooManyNewLearnersMessage(decision.retryAfterSeconds), { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
       }
