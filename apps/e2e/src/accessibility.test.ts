@@ -161,7 +161,7 @@ describe.each(["light", "dark"] as const)("given the %s theme and a state reache
       await waitForHydration(page);
       const secret = (await main.locator(".mfa-secret").textContent())?.trim() ?? "";
       const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
-      await main.getByRole("textbox", { name: "Authenticator code" }).fill(await currentTotpCode(totp));
+      await main.getByRole("textbox", { name: "Authenticator code" }).fill((await currentTotpCode(totp)).code);
       await main.locator("form button[type=submit]").click();
       await page.waitForURL(`${origin}/account/2fa/recovery-codes`);
       await main.locator("li code").first().waitFor();

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startAtelierServer, type RunningAtelierServer } from "./support/atelier-server.ts";
 import { useBrowserTestbed } from "./support/browser-testbed.ts";
-import { codeInMail, currentTotpCode, logInWithPassword, signUpAndVerify, uniqueEmail, waitForHydration, waitForMail } from "./support/accounts.ts";
+import { codeInMail, currentTotpCode, logInWithPassword, signUpAndVerify, uniqueEmail, waitForHydration, waitForMail, waitForTimeStepAfter } from "./support/accounts.ts";
 
 const testbed = useBrowserTestbed();
 
@@ -97,8 +97,8 @@ describe("given an authenticator app", () => {
       await main.getByRole("img").first().waitFor();
       const secret = (await main.locator(".mfa-secret").textContent())?.trim() ?? "";
       const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
-      const activationStep = Math.floor(Date.now() / 30_000);
-      await main.getByRole("textbox", { name: "Authenticator code" }).fill(await currentTotpCode(totp));
+      const activationCode = await currentTotpCode(totp);
+      await main.getByRole("textbox", { name: "Authenticator code" }).fill(activationCode.code);
       await main.locator("form button[type=submit]").click();
       // The recovery codes made with the first factor are shown at once (as allauth's screens do).
       await page.waitForURL(`${testbed.server.origin}/account/2fa/recovery-codes`);
@@ -125,10 +125,10 @@ describe("given an authenticator app", () => {
       await main.locator(".form-field__errors, .form-general-errors").first().waitFor();
 
       // The activation code's time step is spent: wait for the next one before signing in with the app.
-      while (Math.floor(Date.now() / 30_000) <= activationStep) await page.waitForTimeout(500);
+      await waitForTimeStepAfter(activationCode, totp.period);
       await page.goto(`${testbed.server.origin}/account/authenticate/totp`);
       await waitForHydration(page);
-      await main.getByRole("textbox", { name: "Authenticator code" }).fill(await currentTotpCode(totp));
+      await main.getByRole("textbox", { name: "Authenticator code" }).fill((await currentTotpCode(totp)).code);
       await main.locator("form button[type=submit]").click();
       await page.waitForURL(`${testbed.server.origin}/dashboard`);
     } finally {
@@ -163,8 +163,8 @@ describe("given a server whose authentications stay recent for 2 s", () => {
       await waitForHydration(page);
       const secret = (await main.locator(".mfa-secret").textContent())?.trim() ?? "";
       const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" });
-      const activationStep = Math.floor(Date.now() / 30_000);
-      await main.getByRole("textbox", { name: "Authenticator code" }).fill(await currentTotpCode(totp));
+      const activationCode = await currentTotpCode(totp);
+      await main.getByRole("textbox", { name: "Authenticator code" }).fill(activationCode.code);
       await main.locator("form button[type=submit]").click();
       await page.waitForURL(`${origin}/account/2fa/recovery-codes`);
 
@@ -175,8 +175,8 @@ describe("given a server whose authentications stay recent for 2 s", () => {
       await page.waitForURL((url) => url.pathname === "/account/reauthenticate" && url.searchParams.get("next") === "/account/2fa/totp/deactivate");
       await main.getByRole("link", { name: "Use your authenticator app" }).click();
       await page.waitForURL((url) => url.pathname === "/account/reauthenticate/totp");
-      while (Math.floor(Date.now() / 30_000) <= activationStep) await page.waitForTimeout(500);
-      await main.getByRole("textbox", { name: "Authenticator code" }).fill(await currentTotpCode(totp));
+      await waitForTimeStepAfter(activationCode, totp.period);
+      await main.getByRole("textbox", { name: "Authenticator code" }).fill((await currentTotpCode(totp)).code);
       await main.locator("form button[type=submit]").click();
       await page.waitForURL(`${origin}/account/2fa/totp/deactivate`);
     } finally {

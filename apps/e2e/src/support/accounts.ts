@@ -106,13 +106,27 @@ export async function logInWithPassword(page: Page, origin: string, email: strin
   await page.locator("main").getByRole("button", { name: "Log in", exact: true }).click();
 }
 
+export interface TotpCode {
+  code: string;
+  timeStep: number;
+}
+
 /**
  * The code of the authenticator `totp` for the period in which the server will check it: the server accepts the
  * current period only (allauth's tolerance 0), so a code taken in a period's last seconds is taken from the next one.
  */
-export async function currentTotpCode(totp: { period: number; generate: () => string }): Promise<string> {
+export async function currentTotpCode(totp: { period: number; generate: (options?: { timestamp?: number }) => string }): Promise<TotpCode> {
   const periodMilliseconds = totp.period * 1000;
   const leftMilliseconds = periodMilliseconds - (Date.now() % periodMilliseconds);
   if (leftMilliseconds < 5_000) await new Promise((resolve) => setTimeout(resolve, leftMilliseconds + 250));
-  return totp.generate();
+  const timeStep = Math.floor(Date.now() / periodMilliseconds);
+  return { code: totp.generate({ timestamp: timeStep * periodMilliseconds }), timeStep };
+}
+
+// The server takes each time step's code once: a second code from the same authenticator must come from a later step.
+export async function waitForTimeStepAfter(spent: TotpCode, period: number): Promise<void> {
+  const periodMilliseconds = period * 1000;
+  const nextStepStartsAt = (spent.timeStep + 1) * periodMilliseconds;
+  const waitMilliseconds = nextStepStartsAt - Date.now();
+  if (waitMilliseconds > 0) await new Promise((resolve) => setTimeout(resolve, waitMilliseconds + 250));
 }
