@@ -428,6 +428,45 @@ describe.skipIf(!haveFixtures)("given a learner on a 320 px phone", () => {
   });
 });
 
+describe.skipIf(!haveFixtures)("given a learner who previews a deck on a 390 px phone", () => {
+  it("should show each pair as a card: number, box and action on one line, each sentence across the card, the table still a table", async () => {
+    const context = await testbed.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    try {
+      await signUpAndVerify(page, testbed.server.origin, uniqueEmail("phone-preview"));
+      if (!publicGroupId) publicGroupId = await uploadFixturePair(page);
+      await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/config`);
+      await waitForHydration(page);
+      const table = page.locator("main table.preview-table");
+      await table.getByRole("row").nth(1).waitFor();
+      const layout = await table.evaluate((element) => {
+        const tableWidth = element.getBoundingClientRect().width;
+        return [...element.querySelectorAll("tbody tr.preview-table__pair")].map((row) => {
+          const cells = [...row.querySelectorAll("td")].map((cell) => cell.getBoundingClientRect());
+          const cell = (index: number) => cells[index] ?? new DOMRect();
+          const [number, english, swedish, box, action] = [cell(0), cell(1), cell(2), cell(3), cell(4)];
+          const stars = row.querySelector(".box-stars")!.getBoundingClientRect();
+          const lineHeight = Number.parseFloat(getComputedStyle(row.querySelector(".box-stars")!).lineHeight);
+          return {
+            sentencesAcrossTheCard: english.width >= tableWidth * 0.95 && swedish.width >= tableWidth * 0.95,
+            swedishBelowEnglish: swedish.top >= english.bottom - 1 && english.top >= number.bottom - 1,
+            firstLineShared: Math.abs(number.top - box.top) < 8 && Math.abs(box.top - action.top) < 8,
+            starsOnOneLine: stars.height < lineHeight * 1.5,
+          };
+        });
+      });
+      expect(layout.length).toBeGreaterThan(0);
+      expect(layout.filter((row) => !(row.sentencesAcrossTheCard && row.swedishBelowEnglish && row.firstLineShared && row.starsOnOneLine))).toEqual([]);
+      // Laid out as cards, it is still read as a table with its column headers.
+      expect(await page.getByRole("table").getByRole("columnheader").count()).toBe(5);
+      expect(await page.getByRole("table").getByRole("cell", { name: "Box 1 of 5" }).count()).toBeGreaterThan(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", () => {
   it("should stop at 5 memorized cards with the sign-in dialog, and keep the progress after signing up", async () => {
     const context = await testbed.browser.newContext();

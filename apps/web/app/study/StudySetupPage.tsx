@@ -144,23 +144,25 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
         </label>
       </div>
       <FormGeneralErrors errors={actionError ? [actionError] : []} />
-      <table className="preview-table" aria-busy={loading || undefined}>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">English</th>
-            <th scope="col">Swedish</th>
-            <th scope="col">Box</th>
-            <th scope="col">
+      {/* The roles are the elements' own: on a phone each row is laid out as a card (display: grid), which some browsers take as
+          leaving the table, so they are stated. */}
+      <table className="preview-table" role="table" aria-busy={loading || undefined}>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">#</th>
+            <th scope="col" role="columnheader">English</th>
+            <th scope="col" role="columnheader">Swedish</th>
+            <th scope="col" role="columnheader">Box</th>
+            <th scope="col" role="columnheader">
               <span className="atelier-visually-hidden">Actions</span>
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {shown.map((pair) =>
             pair.id === pendingDeletion ? (
-              <tr key={pair.id} className="preview-table__deleted">
-                <td colSpan={5}>
+              <tr key={pair.id} className="preview-table__deleted" role="row">
+                <td colSpan={5} role="cell">
                   <span role="status">Pair {pair.number} deleted.</span>{" "}
                   <Button
                     id={`${id}-undo-${pair.id}`}
@@ -175,17 +177,17 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
               </tr>
             ) : (
               <Fragment key={pair.id}>
-                <tr data-doubtful={isDoubtfulPair(pair) ? "" : undefined}>
-                  <td>
+                <tr className="preview-table__pair" role="row" data-doubtful={isDoubtfulPair(pair) ? "" : undefined}>
+                  <td role="cell">
                     {pair.number}
                     {isDoubtfulPair(pair) ? <DoubtfulPairMark /> : null}
                   </td>
-                  <td lang="en">{pair.english}</td>
-                  <td lang="sv">{pair.swedish}</td>
-                  <td>
+                  <td lang="en" role="cell">{pair.english}</td>
+                  <td lang="sv" role="cell">{pair.swedish}</td>
+                  <td role="cell">
                     <BoxStars box={pair.current_box} />
                   </td>
-                  <td>
+                  <td role="cell">
                     {stats.is_owner ? (
                       <Button
                         id={`${id}-fix-${pair.id}`}
@@ -205,8 +207,8 @@ function PreviewCards({ stats, onChanged }: { stats: GroupStats; onChanged: () =
                   </td>
                 </tr>
                 {editing === pair.id ? (
-                  <tr className="preview-table__editor">
-                    <td colSpan={5}>
+                  <tr className="preview-table__editor" role="row">
+                    <td colSpan={5} role="cell">
                       <PairEditor
                         pair={{ id: pair.id, english: pair.english, swedish: pair.swedish, number: pair.number, isLast: pair.number === stats.total }}
                         onCancel={() => changeThenFocus(() => setEditing(undefined), pair.id, "fix")}
