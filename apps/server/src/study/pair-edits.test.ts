@@ -218,6 +218,27 @@ describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, o
     }
   });
 
+  // On PostgreSQL each deletion read the group before the first one committed, so all ten answered 204; a mark-studied
+  // that met the deletion answered 400 ("not in this group") for a group that no longer was.
+  it("should answer ten simultaneous deletions of a group with one 204 and nine 404, and mark-studied meeting it with 404", async () => {
+    const owner = await signedIn("owner@example.ch");
+    const learner = await signedIn("ann@example.ch");
+    for (let round = 0; round < 5; round += 1) {
+      const groupId = await uploadGroup(owner);
+      const pairIds = (await statsOf(owner, groupId)).pairs.map((pair) => pair.id);
+      const calls = [
+        ...Array.from({ length: 10 }, () => ({ call: "delete", answer: owner.delete(`/api/subtitle-groups/${groupId}/`) })),
+        ...Array.from({ length: 5 }, () => ({ call: "mark studied", answer: learner.post(`/api/subtitle-groups/${groupId}/mark-studied/`, { pairIds }) })),
+      ];
+      const answers = await Promise.all(calls.map(async ({ call, answer }) => ({ call, status: (await answer).status })));
+      const deletions = answers.filter((answer) => answer.call === "delete").map((answer) => answer.status);
+      expect(deletions.filter((status) => status === 204)).toHaveLength(1);
+      expect(deletions.filter((status) => status === 404)).toHaveLength(9);
+      expect(answers.filter((answer) => answer.call === "mark studied" && ![200, 404].includes(answer.status))).toEqual([]);
+      expect(await countStudyRows(testDatabase)).toEqual({ groups: 0, pairs: 0 });
+    }
+  });
+
   it("should answer ratings of pairs deleted at that moment with 404, never 500", async () => {
     const learners = [createStudyTestClient(app), createStudyTestClient(app), await signedIn("ann@example.ch")];
     // Forty films: on PostgreSQL a rating whose pair went between its statement's read and its write failed the foreign

@@ -290,7 +290,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learner = await learnerOf(c);
     const group = await loadVisibleGroup(database, c.req.param("id"), learner);
     requireOwner(group, learner);
-    await deleteGroup(database, group.id);
+    if (!(await deleteGroup(database, group.id))) throw new HttpError(404, groupNotFoundMessage);
     return c.body(null, 204);
   });
 
@@ -339,6 +339,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
       // By key, not by reading the group: a cookie-less script could otherwise hold the writer with a whole film's read
       // for each one-card request.
       if ((await pairIdsInGroup(transaction, group.id, uniqueIds)).size !== uniqueIds.length) {
+        if (!(await findGroup(transaction, group.id))) throw new HttpError(404, groupNotFoundMessage);
         throw new RequestValidationError("Some of these cards are not in this group.");
       }
       const existing = await listProgressOfPairs(transaction, learner.key, uniqueIds);

@@ -123,14 +123,16 @@ export function groupLockKey(groupId: string): string {
   return `subtitle-group:${groupId}`;
 }
 
-export async function deleteGroup(database: AtelierDatabase, groupId: string): Promise<void> {
+/** Deletes the group; false when another call deleted it first (both engines then answer the late caller alike). */
+export async function deleteGroup(database: AtelierDatabase, groupId: string): Promise<boolean> {
   // Pairs and progress go with it (ON DELETE CASCADE); deleting them explicitly keeps that true without relying on it.
   // On PostgreSQL its row locks may meet a rating's taken in another order: the loser of that deadlock runs again.
-  await inTransactionRetryingConflicts(database, async (transaction) => {
+  return inTransactionRetryingConflicts(database, async (transaction) => {
     await lockForTheRestOfTransaction(transaction, groupLockKey(groupId));
     await transaction.deleteFrom("study_progress").where("group_id", "=", groupId).execute();
     await transaction.deleteFrom("subtitle_pair").where("group_id", "=", groupId).execute();
-    await transaction.deleteFrom("subtitle_group").where("id", "=", groupId).execute();
+    const deleted = await transaction.deleteFrom("subtitle_group").where("id", "=", groupId).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
   });
 }
 
