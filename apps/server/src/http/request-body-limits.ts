@@ -101,7 +101,20 @@ function refuse(c: Context, tooLargeBody: Record<string, unknown>): Response {
   return c.json(tooLargeBody, 413, { Connection: "close" });
 }
 
-async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: number, tooLargeBody: () => Record<string, unknown>): Promise<Response | void> {
+/**
+ * What a body of unknown length (chunked) gets: `gathered` reads it whole within the limit before the route runs, so
+ * that what reads it first (CSRF's form field) cannot read more; `counted` counts its chunks as the route reads them,
+ * keeping none, for a route that checks who sends it before it reads it.
+ */
+type UnknownLengthBody = "gathered" | "counted";
+
+interface BodyLimit {
+  maximumBytes: number;
+  tooLargeBody: () => Record<string, unknown>;
+  unknownLength: UnknownLengthBody;
+}
+
+async function limitBody(c: Context, next: () => Promise<void>, limit: BodyLimit): Promise<Response | void> {
   // Asking for `body` makes @hono/node-server build a whole web Request (and read JSON through it rather than from the
   // socket directly): only when the headers leave the size open. A GET or HEAD never has a body there.
   const method = c.req.method;
@@ -109,11 +122,14 @@ async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: nu
   const contentLength = c.req.header("content-length");
   if (contentLength !== undefined && !c.req.raw.headers.has("transfer-encoding")) {
     // Node's parser never hands over more than the announced length, so the header is the body's size.
-    return Number(contentLength) > maximumBytes && c.req.raw.body !== null ? refuse(c, tooLargeBody()) : next();
+    return Number(contentLength) > limit.maximumBytes && c.req.raw.body !== null ? refuse(c, limit.tooLargeBody()) : next();
   }
   const body = c.req.raw.body;
   if (!body) return next();
+  return limit.unknownLength === "gathered" ? gatherBody(c, next, body, limit) : countBodyAsRead(c, next, body, limit);
+}
 
+async function gatherBody(c: Context, next: () => Promise<void>, body: ReadableStream<Uint8Array>, limit: BodyLimit): Promise<Response | void> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let receivedBytes = 0;
@@ -121,7 +137,7 @@ async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: nu
     const { done, value } = await reader.read();
     if (done) break;
     receivedBytes += value.byteLength;
-    if (receivedBytes > maximumBytes) return refuse(c, tooLargeBody());
+    if (receivedBytes > limit.maximumBytes) return refuse(c, limit.tooLargeBody());
     chunks.push(value);
   }
   const whole = new Uint8Array(receivedBytes);
@@ -134,36 +150,35 @@ async function limitBody(c: Context, next: () => Promise<void>, maximumBytes: nu
   return next();
 }
 
+// Gathered, an upload's body would sit in memory (11 MB) before the route had checked who sends it, for as long as its
+// client takes to send it; counted, the route's read fails past the limit and that failure is answered with the 413.
+async function countBodyAsRead(c: Context, next: () => Promise<void>, body: ReadableStream<Uint8Array>, limit: BodyLimit): Promise<void> {
+  let receivedBytes = 0;
+  const counted = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        receivedBytes += chunk.byteLength;
+        if (receivedBytes > limit.maximumBytes) controller.error(new RequestBodyTooLargeError(limit.maximumBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
+  await next();
+  if (c.error !== undefined && errorChainOf(c.error).some((error) => error instanceof RequestBodyTooLargeError)) c.res = refuse(c, limit.tooLargeBody());
+}
+
 /**
- * One body limit: by `Content-Length` when the request has one, else by counting the chunks as the route reads them,
- * keeping none (the route's failure past the limit is answered with the 413). A larger body is answered 413 with `tooLargeBody()` and `Connection: close`; what
- * the client still sends is discarded for at most a second, never kept. For a route with a limit of its own.
+ * One body limit for a route with a limit of its own: by `Content-Length` when the request has one, else by counting the
+ * chunks as the route reads them. A larger body is answered 413 with `tooLargeBody()` and `Connection: close`; what the
+ * client still sends is discarded for at most a second, never kept.
  *
  * @example
  * app.use("/api/upload-subtitles/*", createBodyLimit({ maximumBytes: 11 * 1024 * 1024, tooLargeBody: () => ({ error: tooLarge, message: tooLarge }) }));
  */
 export function createBodyLimit(options: { maximumBytes: number; tooLargeBody: () => Record<string, unknown> }): MiddlewareHandler {
   return async function limitOneBody(c, next) {
-    const method = c.req.method;
-    const body = c.req.raw.body;
-    if (method === "GET" || method === "HEAD" || body === null || (c.req.header("content-length") !== undefined && !c.req.raw.headers.has("transfer-encoding"))) {
-      return limitBody(c, next, options.maximumBytes, options.tooLargeBody);
-    }
-    // A body of unknown length is counted as the route reads it, not gathered first: gathered, it would sit in memory
-    // (11 MB for the upload) before the route had checked who sends it, for as long as its client takes to send it.
-    let receivedBytes = 0;
-    const counted = body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          receivedBytes += chunk.byteLength;
-          if (receivedBytes > options.maximumBytes) controller.error(new RequestBodyTooLargeError(options.maximumBytes));
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    c.req.raw = new Request(c.req.raw, { body: counted, duplex: "half" } as RequestInit);
-    await next();
-    if (c.error !== undefined && errorChainOf(c.error).some((error) => error instanceof RequestBodyTooLargeError)) c.res = refuse(c, options.tooLargeBody());
+    return limitBody(c, next, { ...options, unknownLength: "counted" });
   };
 }
 
@@ -177,7 +192,7 @@ export class RequestBodyTooLargeError extends Error {
 
 /**
  * Bounds every request body before anything reads it (CSRF included), with the limit of its path's family; a larger
- * body is answered 413 in the shape of the API it was sent to (see `createBodyLimit`). The subtitle upload is left to
+ * body is answered 413 in the shape of the API it was sent to, as `createBodyLimit` answers. The subtitle upload is left to
  * its own limit.
  *
  * @example
@@ -187,6 +202,6 @@ export function createRequestBodyLimits(): MiddlewareHandler {
   return async function limitRequestBody(c, next) {
     const family = requestBodyFamilyOf(c.req.path);
     if (family === null) return next();
-    return limitBody(c, next, requestBodyLimitBytesByFamily[family], () => requestTooLargeBodyOf(family));
+    return limitBody(c, next, { maximumBytes: requestBodyLimitBytesByFamily[family], tooLargeBody: () => requestTooLargeBodyOf(family), unknownLength: "gathered" });
   };
 }
