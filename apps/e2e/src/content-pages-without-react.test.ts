@@ -35,6 +35,11 @@ describe("given the portfolio's content pages, prerendered without React (issue 
       await page.getByRole("button", { name: "Open menu" }).click();
       const mobileMenu = page.getByRole("navigation", { name: "Mobile" });
       await mobileMenu.getByRole("link", { name: "Expositions" }).waitFor();
+      // Log in is a button across the menu that a thumb finds, not small text under its entries.
+      const logInBox = await mobileMenu.getByRole("link", { name: "Log in" }).boundingBox();
+      const expositionsBox = await mobileMenu.getByRole("link", { name: "Expositions" }).boundingBox();
+      expect(logInBox?.height ?? 0).toBeGreaterThanOrEqual(40);
+      expect(logInBox?.width ?? 0).toBeGreaterThanOrEqual((expositionsBox?.width ?? Infinity) - 1);
       await page.keyboard.press("Escape");
       await mobileMenu.waitFor({ state: "hidden" });
     } finally {

@@ -6,6 +6,13 @@ import { useSignOutDialogStore } from "./sign-out-dialog-store.ts";
 import { useLoginModalStore } from "../login-modal/login-modal-store.ts";
 import { useSiteShell } from "../site-shell/use-site-shell.ts";
 
+/** In the header a quiet button beside the theme toggle; in the phone's menu a full-width one a thumb finds at once. */
+function loginButtonLook(placement: "header" | "mobile") {
+  return placement === "header"
+    ? ({ variant: "ghost", size: "small", className: "site-header__login" } as const)
+    : ({ variant: "secondary", size: "medium", className: "site-mobile-menu__login" } as const);
+}
+
 /** Log in when signed out; the user menu (Dashboard, Flashcards, Settings, Sign out) when signed in (spec 2.1, issue 13). */
 export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   const { isAuthenticated, user } = useAuthStatus();
@@ -42,9 +49,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
     return (
       <ButtonLink
         href={`/account/login?next=${encodeURIComponent(location.pathname)}`}
-        variant="ghost"
-        size="small"
-        className={placement === "header" ? "site-header__login" : undefined}
+        {...loginButtonLook(placement)}
         data-shell-login=""
       >
         Log in
@@ -54,7 +59,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
 
   if (!isAuthenticated) {
     return (
-      <Button variant="ghost" size="small" className={placement === "header" ? "site-header__login" : undefined} onClick={() => openLoginModal()}>
+      <Button {...loginButtonLook(placement)} onClick={() => openLoginModal()}>
         Log in
       </Button>
     );
