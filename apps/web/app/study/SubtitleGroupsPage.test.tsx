@@ -34,6 +34,41 @@ describe("given the saved groups of a signed-in user", () => {
   });
 });
 
+describe("given a group its owner deleted meanwhile in another tab", () => {
+  afterEach(cleanup);
+
+  it("should take it off the list when the server answers 404, without an error", async () => {
+    const client = {
+      loadGroups: vi
+        .fn()
+        .mockResolvedValueOnce({ status: "ok", data: { groups: [group("Short film", 1), group("Long film", 559)] } })
+        .mockResolvedValue({ status: "ok", data: { groups: [group("Long film", 559)] } }),
+      deleteGroup: vi.fn().mockResolvedValue({ status: "error", message: "This subtitle group does not exist.", httpStatus: 404 }),
+    };
+    renderStudyScreens(client as Partial<StudyClient> as StudyClient, [groupsScreen], "/upload-subtitles");
+    fireEvent.click(await screen.findByRole("button", { name: "Delete Short film" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    // The open dialog hides the page from queries by role: look once it has closed.
+    await vi.waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(screen.queryByRole("heading", { name: "Short film" })).toBeNull();
+    expect(client.deleteGroup).toHaveBeenCalledWith("Short film");
+    expect(screen.queryByText("This subtitle group does not exist.")).toBeNull();
+    expect(await screen.findByRole("heading", { name: "Long film" })).toBeTruthy();
+  });
+
+  it("should keep it and show the server's message when the deletion fails otherwise", async () => {
+    const client = {
+      loadGroups: vi.fn().mockResolvedValue({ status: "ok", data: { groups: [group("Short film", 1)] } }),
+      deleteGroup: vi.fn().mockResolvedValue({ status: "error", message: "Failed to delete group", httpStatus: 500 }),
+    };
+    renderStudyScreens(client as Partial<StudyClient> as StudyClient, [groupsScreen], "/upload-subtitles");
+    fireEvent.click(await screen.findByRole("button", { name: "Delete Short film" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Delete" }));
+    expect(await screen.findByText("Failed to delete group")).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Short film" })).toBeTruthy();
+  });
+});
+
 describe("given a signed-in user who renames a group", () => {
   afterEach(cleanup);
 

@@ -125,7 +125,8 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
     const result = await studyClient.deleteGroup(group.id);
     setDeletePending(false);
     setDeleteOpen(false);
-    if (result.status === "ok") onDeleted(group.id);
+    // 404: deleted meanwhile (another tab, another device); the list catches up rather than showing an error.
+    if (result.status === "ok" || result.httpStatus === 404) onDeleted(group.id);
     else setError(result.message);
   };
 
