@@ -7,9 +7,9 @@ import { describeDatabaseStartupFailure } from "./database/database-errors.ts";
 import { openDatabase, type OpenedDatabase } from "./database/open-database.ts";
 import { closeSubtitleParseWorkers } from "@atelier/subtitles/node";
 import { createServerLifecycle } from "./operations/index.ts";
+import { startRetentionPruning } from "./operations/retention-pruning.ts";
 import { addLocalOpenIdProvider, localOpenIdRedirectUriOf, startLocalOpenIdProvider, type LocalOpenIdProvider } from "./identity/index.ts";
 import { flushLogs, logger } from "./logging/logger.ts";
-import { startSecurityEventPruning } from "./account/security-events.ts";
 import { systemClock } from "./clock.ts";
 import { closeLargeSessionWorker } from "./study/index.ts";
 
@@ -74,8 +74,8 @@ async function main(): Promise<void> {
   const lifecycle = createServerLifecycle();
   const clock = systemClock;
   const app = createServer({ configuration, database: openedDatabase.database, lifecycle, clock });
-  // At start and hourly: the events of accounts that stay dormant expire too (decision 0026).
-  const securityEventPruning = startSecurityEventPruning({ database: openedDatabase.database, clock });
+  // At start and hourly: the data of accounts and learners that stay away expires too (decisions 0026, 0084).
+  const retentionPruning = startRetentionPruning({ database: openedDatabase.database, clock });
   const server = serveAtelier(app, { port: configuration.port, hostname: configuration.host }, () => {
     logger.info(`Atelier is running at http://localhost:${configuration.port}`);
   });
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     // the connections the kernel has accepted but the process has not, with their request already sent, and a proxy
     // must not send a POST twice (1 to 3 502s per drain under 200 learners, decision 0027's revision).
     lifecycle.state = "draining";
-    const securityEventPruningStopped = securityEventPruning.stop();
+    const retentionPruningStopped = retentionPruning.stop();
     const startedAt = performance.now();
     logger.info(`Received ${signal}; new requests are answered 503, finishing the requests in flight (at most ${drainDeadlineMilliseconds / 1000} s).`);
     let isClosingEverythingElse = false;
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       if ("closeAllConnections" in server) server.closeAllConnections();
       Promise.all([
         // The database's close closes the large-session worker's connections first.
-        securityEventPruningStopped.then(() => openedDatabase.close()).then(closeLargeSessionWorker),
+        retentionPruningStopped.then(() => openedDatabase.close()).then(closeLargeSessionWorker),
         closeSubtitleParseWorkers(),
         localOpenIdProvider?.close(),
       ]).then(

@@ -3,7 +3,8 @@ import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../dat
 import { listOutboxMails } from "../mail/outbox-mailer.ts";
 import { createIdentityTestClient, readLastCode } from "../identity/testing/identity-test-client.ts";
 import { createIdentityTestApp } from "../identity/testing/test-app.ts";
-import { securityEventPruneIntervalMilliseconds, securityEventRetentionDays, startSecurityEventPruning } from "./security-events.ts";
+import { retentionPruneIntervalMilliseconds, startRetentionPruning } from "../operations/retention-pruning.ts";
+import { securityEventRetentionDays } from "./security-events.ts";
 
 const password = "correct horse battery";
 let testDatabase: TestDatabase;
@@ -100,13 +101,13 @@ describe.each(testDatabaseEngines)("given an account's security events on %s", (
 
       // Neither signs in again: only the server's own pruning can forget their events.
       now = new Date(startedAt.getTime() + (securityEventRetentionDays + 1) * 86_400_000);
-      const pruning = startSecurityEventPruning({ database: testDatabase.database, clock });
+      const pruning = startRetentionPruning({ database: testDatabase.database, clock });
       await pruning.settled();
       expect(await eventTimesOf("anna@example.ch")).toEqual([]);
       expect(await eventTimesOf("bert@example.ch")).toHaveLength(1);
 
       now = new Date(startedAt.getTime() + (100 + securityEventRetentionDays + 1) * 86_400_000);
-      await vi.advanceTimersByTimeAsync(securityEventPruneIntervalMilliseconds - 1);
+      await vi.advanceTimersByTimeAsync(retentionPruneIntervalMilliseconds - 1);
       await pruning.settled();
       expect(await eventTimesOf("bert@example.ch")).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(1);
@@ -119,7 +120,7 @@ describe.each(testDatabaseEngines)("given an account's security events on %s", (
         .values({ id: crypto.randomUUID(), user_id: bertId, sequence: 2, type: "signed_in", method: "password", detail: null, ip_address: "198.51.100.1", user_agent: "vitest browser", created_at: "2020-01-01T00:00:00.000Z" })
         .execute();
       await pruning.stop();
-      await vi.advanceTimersByTimeAsync(2 * securityEventPruneIntervalMilliseconds);
+      await vi.advanceTimersByTimeAsync(2 * retentionPruneIntervalMilliseconds);
       await pruning.settled();
       expect(await eventTimesOf("bert@example.ch")).toEqual(["2020-01-01T00:00:00.000Z"]);
     } finally {

@@ -28,9 +28,6 @@ export type SecurityEventType = (typeof securityEventTypes)[number];
 /** Events older than this are deleted (decision 0026; stated in the privacy policy). */
 export const securityEventRetentionDays = 180;
 
-/** How often the running server deletes the expired events of every account, dormant ones included. */
-export const securityEventPruneIntervalMilliseconds = 60 * 60 * 1_000;
-
 function retentionCutoffOf(now: Date): string {
   return new Date(now.getTime() - securityEventRetentionDays * 86_400_000).toISOString();
 }
@@ -171,47 +168,3 @@ export async function pruneExpiredSecurityEvents(database: AtelierDatabase, now:
   return Number(result.numDeletedRows);
 }
 
-export type SecurityEventPruning = {
-  /** Settles when the prune under way, if any, has finished. */
-  settled: () => Promise<void>;
-  /** No prune starts any more; settles when the one under way has finished, so the database can close after it. */
-  stop: () => Promise<void>;
-};
-
-/**
- * Prunes expired security events now and then every `intervalMilliseconds` (an hour), with the time from `clock`:
- * recording an event prunes only its own account's, and an account that stays dormant records none. The timer does
- * not keep the process alive; a failed prune is logged and tried again at the next interval.
- *
- * @example
- * const pruning = startSecurityEventPruning({ database, clock: systemClock });
- * process.on("SIGTERM", () => void pruning.stop().then(() => database.destroy()));
- */
-export function startSecurityEventPruning(options: { database: AtelierDatabase; clock: Clock; intervalMilliseconds?: number }): SecurityEventPruning {
-  const { database, clock, intervalMilliseconds = securityEventPruneIntervalMilliseconds } = options;
-  let isStopped = false;
-  let underWay: Promise<void> = Promise.resolve();
-  const prune = () => {
-    // One prune at a time: on a slow database the next one waits instead of piling up beside it.
-    underWay = underWay.then(async () => {
-      if (isStopped) return;
-      try {
-        const deleted = await pruneExpiredSecurityEvents(database, clock());
-        if (deleted > 0) logger.info(`Deleted ${deleted} security events older than ${securityEventRetentionDays} days.`);
-      } catch (error) {
-        logger.error({ err: error }, "Deleting expired security events failed; the next attempt is at the next interval.");
-      }
-    });
-  };
-  prune();
-  const timer = setInterval(prune, intervalMilliseconds);
-  timer.unref();
-  return {
-    settled: () => underWay,
-    stop: () => {
-      isStopped = true;
-      clearInterval(timer);
-      return underWay;
-    },
-  };
-}

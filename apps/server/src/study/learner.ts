@@ -5,7 +5,8 @@ import { getAuthenticatedUser, guessAuthenticatedUserId } from "../identity/inde
 
 export const learnerCookieName = "learner_id";
 const learnerCookiePattern = /^[A-Za-z0-9_-]{32}$/;
-const learnerCookieMaximumAgeSeconds = 365 * 24 * 3600;
+/** The `learner_id` cookie lasts this long from the study request that set it, and is never renewed (decision 0016). */
+export const learnerCookieMaximumAgeSeconds = 365 * 24 * 3600;
 
 /** Who is studying: progress rows are keyed by `key` ("user:<id>" or "anonymous:<cookie>"). */
 export type Learner =

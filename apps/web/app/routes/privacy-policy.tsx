@@ -42,14 +42,16 @@ export default function PrivacyPolicyPage() {
 
       <h2>4. Cookies and local storage</h2>
       <p>
-        We use only the cookies the site needs to work: a session cookie when you sign in, and a security cookie that protects forms. Your theme choice (light
+        We use only the cookies the site needs to work: a session cookie when you sign in, a security cookie that protects forms, and, when you study
+        flashcards without an account, a learner cookie that keeps your progress for one year from your first study. Your theme choice (light
         or dark) is kept in your browser's local storage. Visit statistics, if enabled, load only after you agree. The spam check of the contact form runs
         in your browser and on our own server, without any third party.
       </p>
 
       <h2>5. Retention</h2>
       <p>
-        Messages are kept as long as needed to answer them and for at most two years. Account data is kept until you delete your account. Transaction records
+        Messages are kept as long as needed to answer them and for at most two years. Account data is kept until you delete your account. Flashcard
+        progress made without an account is deleted 13 months after you last studied, once its learner cookie has expired. Transaction records
         are kept about 10 years, as Swiss tax rules require. A record of your account's security events (sign-ins, failed sign-ins and changes to your
         password, addresses, second factors and connected accounts, each with its time, network address and browser) is kept for 180 days, to show you
         what happened to your account and to warn you of a sign-in from a new browser.
