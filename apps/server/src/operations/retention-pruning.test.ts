@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { contactMessageRetentionDays } from "../contact/contact-retention.ts";
+import { identityTimeouts } from "../identity/flows.ts";
 import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../database/test-databases.ts";
 import { anonymousProgressRetentionDays } from "../study/anonymous-retention.ts";
 import { createStudyTestClient, type StudyTestClient } from "../study/testing/study-test-client.ts";
@@ -117,6 +118,27 @@ describe.each(testDatabaseEngines)("given data whose time in the privacy policy 
     expect(await kept()).toEqual(["first", "second"]);
     await pruneAt(new Date(daysAfterStart(contactMessageRetentionDays).getTime() + 60_000));
     expect(await kept()).toEqual(["second"]);
+  });
+
+  it("should delete sessions and e-mailed codes once they have expired, and only those", async () => {
+    const stranger = createStudyTestClient(app);
+    const requested = await stranger.post("/_allauth/browser/v1/auth/code/request", { email: "owner@example.ch" });
+    expect(requested.status, requested.text).toBe(401);
+    const count = async () => ({
+      sessions: Number((await testDatabase.database.selectFrom("identity_session").select((expression) => expression.fn.countAll().as("count")).executeTakeFirstOrThrow()).count),
+      codes: Number((await testDatabase.database.selectFrom("identity_code").select((expression) => expression.fn.countAll().as("count")).executeTakeFirstOrThrow()).count),
+    });
+    expect(await count()).toEqual({ sessions: 2, codes: 1 });
+
+    await pruneAt(new Date(startedAt.getTime() + (identityTimeouts.loginByCodeTimeoutSeconds - 1) * 1_000));
+    expect(await count()).toEqual({ sessions: 2, codes: 1 });
+    await pruneAt(new Date(startedAt.getTime() + (identityTimeouts.loginByCodeTimeoutSeconds + 1) * 1_000));
+    expect(await count()).toEqual({ sessions: 2, codes: 0 });
+    await pruneAt(new Date(startedAt.getTime() + (identityTimeouts.anonymousSessionSeconds + 1) * 1_000));
+    expect(await count()).toEqual({ sessions: 1, codes: 0 });
+    expect((await owner.get("/_allauth/browser/v1/auth/session")).status).toBe(200);
+    await pruneAt(new Date(startedAt.getTime() + (identityTimeouts.browserSessionSeconds + 1) * 1_000));
+    expect(await count()).toEqual({ sessions: 0, codes: 0 });
   });
 
   it("should run every rule when one fails, and try the failed one again at the next prune", async () => {

@@ -2,6 +2,7 @@ import { pruneExpiredSecurityEvents, securityEventRetentionDays } from "../accou
 import type { Clock } from "../clock.ts";
 import { contactMessageRetentionDays, pruneExpiredContactMessages } from "../contact/contact-retention.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
+import { pruneExpiredCodes, pruneExpiredSessions } from "../identity/identity-retention.ts";
 import { logger } from "../logging/logger.ts";
 import { anonymousProgressRetentionDays, pruneForgottenAnonymousLearners } from "../study/anonymous-retention.ts";
 
@@ -14,6 +15,8 @@ export type RetentionRule = {
 
 export const retentionRules: readonly RetentionRule[] = [
   { prune: pruneExpiredSecurityEvents, what: `security events older than ${securityEventRetentionDays} days` },
+  { prune: pruneExpiredSessions, what: "expired sessions" },
+  { prune: pruneExpiredCodes, what: "expired e-mailed codes and links" },
   { prune: pruneExpiredContactMessages, what: `contact messages older than ${contactMessageRetentionDays} days` },
   { prune: pruneForgottenAnonymousLearners, what: `anonymous learners unseen for ${anonymousProgressRetentionDays} days (their progress and hidden pairs)` },
 ];
