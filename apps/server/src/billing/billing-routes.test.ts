@@ -292,6 +292,27 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       }
     });
 
+    it("should give a double click one checkout that can be paid, as Stripe's idempotency key does", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const urls = await Promise.all([0, 1].map(() => startCheckout(user, developmentPriceId("plus", "month"))));
+        expect(urls[1]).toBe(urls[0]);
+        expect((await user.get(pathOf(urls[0] ?? ""))).text).not.toContain("This checkout session is expired.");
+      }
+      expect((await user.postForm(`${pathOf((await startCheckout(user, developmentPriceId("plus", "month"))))}/pay`, form({}))).status).toBe(303);
+      expect(await status(user)).toMatchObject({ has_subscription: true, plan: "Plus" });
+    });
+
+    it("should let a visitor who went back from the checkout return to the same plan and pay it", async () => {
+      const user = await signedIn("painter-fan@example.ch");
+      const checkout = await startCheckout(user, developmentPriceId("plus", "month"));
+      expect((await user.postForm(`${pathOf(checkout)}/cancel`, form({}))).headers.get("location")).toBe(`${testOrigin}/checkout-success?canceled=true`);
+      const again = await startCheckout(user, developmentPriceId("plus", "month"));
+      expect(again).toBe(checkout);
+      expect((await user.postForm(`${pathOf(again)}/pay`, form({}))).status).toBe(303);
+      expect(await status(user)).toMatchObject({ has_subscription: true, plan: "Plus" });
+    });
+
     it("should bill one subscription when the same checkout is paid from several tabs at once, and tell the others it is closed", async () => {
       const user = await signedIn("painter-fan@example.ch");
       const checkout = await startCheckout(user, developmentPriceId("plus", "month"));

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
 import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
@@ -85,6 +85,7 @@ export function createDevProvider(options: DevProviderOptions) {
     return executor.selectFrom("dev_billing_subscription").selectAll().where("customer_id", "=", customerId).where("status", "in", ["active", "trialing", "past_due"]).orderBy("created_at", "desc").executeTakeFirst();
   }
 
+  const sessionIdKey = randomBytes(32);
   const provider: BillingProvider = {
     name: "dev",
     async createCustomer({ userId, email }) {
@@ -94,11 +95,15 @@ export function createDevProvider(options: DevProviderOptions) {
       await db.insertInto("dev_billing_customer").values({ id, user_id: userId, email, created_at: clock().toISOString() }).execute();
       return id;
     },
-    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl }) {
-      const id = newId("cs");
+    async createCheckoutSession({ customerId, priceId, successUrl, cancelUrl, idempotencyKey }) {
+      // As Stripe does, the same idempotency key answers the session it made first: a double click gets one checkout,
+      // where two would each expire the other (decision 0078) and leave none to pay.
+      // Keyed, since the key holds a user id that public decks show: nobody else can name this session.
+      const id = `cs_dev_${createHmac("sha256", sessionIdKey).update(idempotencyKey).digest("base64url").slice(0, 24)}`;
       await db
         .insertInto("dev_billing_checkout_session")
         .values({ id, customer_id: customerId, price_id: priceId, success_url: successUrl, cancel_url: cancelUrl, status: "open", created_at: clock().toISOString() })
+        .onConflict((conflict) => conflict.column("id").doNothing())
         .execute();
       return { id, url: `${options.publicOrigin}/dev/billing/checkout/${id}` };
     },
@@ -190,12 +195,10 @@ export function createDevProvider(options: DevProviderOptions) {
       if (!session || session.status !== "open") throw new DevBillingError("This checkout session is no longer open.");
       await sendEvent("invoice.payment_failed", { id: newId("in"), object: "invoice", customer: session.customer_id, status: "open", attempted: true, paid: false });
     },
+    /** "Back": the session stays open, as Stripe's does, so that a return to the same plan can still pay it. */
     async cancelCheckout(sessionId: string): Promise<string> {
       const session = await findCheckoutSessionRow(sessionId);
       if (!session) throw new DevBillingError("This checkout session does not exist.");
-      if (session.status === "open") {
-        await db.updateTable("dev_billing_checkout_session").set({ status: "canceled" }).where("id", "=", sessionId).execute();
-      }
       return session.cancel_url;
     },
     /** "Switch to …": the price changes at once and a new period starts (no proration in development). */

@@ -267,7 +267,7 @@ export type DevBillingCheckoutSessionTable = {
   price_id: string;
   success_url: string;
   cancel_url: string;
-  /** "open", "complete", "failed", "canceled" or "expired" (another checkout of the customer began after it). */
+  /** "open", "complete" or "expired" (another checkout of the customer began after it); older rows may say "canceled". */
   status: string;
   created_at: string;
 };
