@@ -94,6 +94,23 @@ describe.each(testDatabaseEngines)("given the contact form on %s", (engine) => {
       expect(replyTos).toEqual(['"Reader" <anna@bücher.ch>', `"Reader" <sean.o'brien@example.ie>`]);
     });
 
+    it("should store and mail what both engines store alike: half surrogate pairs as U+FFFD, no invisible or control characters, the message's lines kept", async () => {
+      const app = createTestApp(testDatabase);
+      const response = await postContact(app, { name: "An\ud800na\u202E\u0007 👩\u200d🎨", email: "anna@example.ch", message: "Hello,\r\nthe blue\u200b one?\ud800", recaptchaToken: await solveAltchaChallenge(app) });
+      expect(response.status).toBe(201);
+      const stored = await testDatabase.database.selectFrom("contact_message").select(["name", "message"]).executeTakeFirstOrThrow();
+      expect(stored).toEqual({ name: "An\ufffdna 👩\u200d🎨", message: "Hello,\nthe blue one?\ufffd" });
+      const [mail] = await listOutboxMails(testDatabase.database);
+      expect(mail?.subject).toBe("New message from An\ufffdna 👩\u200d🎨 via the contact form");
+    });
+
+    it("should refuse an address with an invisible character rather than change it", async () => {
+      const app = createTestApp(testDatabase);
+      const response = await postContact(app, { name: "Anna", email: "an\u202Ena@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) });
+      expect(response.status).toBe(400);
+      expect(await countStoredMessages(testDatabase)).toBe(0);
+    });
+
     it("should accept the path without the trailing slash", async () => {
       const app = createTestApp(testDatabase);
       const response = await postContact(app, { name: "Anna", email: "anna@example.ch", message: "Hello", recaptchaToken: await solveAltchaChallenge(app) }, { path: "/messages/contact" });

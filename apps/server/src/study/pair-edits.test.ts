@@ -52,6 +52,10 @@ describe.each(testDatabaseEngines)("given a group whose pairs its owner fixes, o
     const edited = await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { swedish: "  God  morgon,   Anna!  " });
     expect(edited.body).toEqual({ pair: { id: first?.id, english: "Good morning, Anna.", swedish: "God morgon, Anna!", confidence: 1 } });
     expect((await statsOf(owner, groupId)).pairs[0]).toMatchObject({ swedish: "God morgon, Anna!", confidence: 1 });
+    const cleaned = await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "Good\u0007 morning,\u202E Anna.\u200b\r\nX-Injected: 1" });
+    expect(cleaned.body.pair.english).toBe("Good morning, Anna. X-Injected: 1");
+    expect((await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "Good morning, Anna." })).status).toBe(200);
+    expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "\u202E\u200b\u0007" })).toMatchObject({ status: 400, body: { error: "The English side cannot be empty." } });
     expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "   " })).toMatchObject({ status: 400, body: { error: "The English side cannot be empty." } });
     expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, {})).toMatchObject({ status: 400 });
     expect(await owner.patch(`/api/subtitle-pairs/${first?.id}/`, { english: "x".repeat(1_001) })).toMatchObject({ status: 400, body: { error: "Each side can be at most 1000 characters." } });

@@ -2,7 +2,7 @@ import { splitIntoSentencePieces } from "@atelier/subtitles";
 import { PostgresAdapter, sql, type Transaction } from "kysely";
 import type { DatabaseSchema } from "../database/schema.ts";
 import { RequestValidationError } from "../http/http-errors.ts";
-import { wellFormedText } from "../http/well-formed-text.ts";
+import { oneLineText } from "../http/well-formed-text.ts";
 
 type Executor = Transaction<DatabaseSchema>;
 
@@ -25,7 +25,7 @@ export async function findEditablePair(transaction: Executor, pairId: string): P
 export function readPairSide(value: unknown, name: "english" | "swedish"): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw new RequestValidationError(`${name} must be text.`);
-  const text = wellFormedText(value).replaceAll("\u0000", "").replace(/\s+/g, " ").trim();
+  const text = oneLineText(value);
   if (text === "") throw new RequestValidationError(`The ${name === "english" ? "English" : "Swedish"} side cannot be empty.`);
   if (text.length > maximumPairSideLength) throw new RequestValidationError(`Each side can be at most ${maximumPairSideLength} characters.`);
   return text;

@@ -176,6 +176,13 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(renamed.body.group.name).toBe("A\uFFFDB \ud83c\udf05");
       expect((await owner.get("/api/subtitle-groups/")).body.groups[0].name).toBe("A\uFFFDB \ud83c\udf05");
     });
+
+    it("should keep an emoji family whole in a name while dropping a joiner between letters", async () => {
+      const owner = await signedIn("owner@example.ch");
+      const group = await uploadGroup(owner);
+      const renamed = await owner.post(`/api/subtitle-groups/${group.id}/rename/`, { name: "🎨👨\u200d👩\u200d👧 pay\u200dpal" });
+      expect(renamed.body.group.name).toBe("🎨👨\u200d👩\u200d👧 paypal");
+    });
   });
 
   describe("access", () => {

@@ -3,7 +3,7 @@ import { alignSubtitleTracksInWorker, parseSubtitleXmlInWorker } from "@atelier/
 import type { Context, MiddlewareHandler } from "hono";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { createBodyLimit } from "../http/request-body-limits.ts";
-import { wellFormedText } from "../http/well-formed-text.ts";
+import { oneLineText } from "../http/well-formed-text.ts";
 import { readMultipartForm, type MultipartFile, type MultipartForm } from "./multipart-form.ts";
 
 /** Per file, as the subtitle package's own cap. */
@@ -92,17 +92,9 @@ let uploadsInTheServer = 0;
 const arrivingUploadsByUploader = new Map<string, number>();
 const workTurns = createTurns(maximumUploadsWorkedOn);
 
-/** Removes control characters and surrounding space; what remains is shown as text only. */
+/** Removes invisible and control characters and surrounding space; what remains is shown as text only. */
 export function cleanName(value: string): string {
-  return (
-    wellFormedText(value)
-      // Bidi overrides and isolates, and zero-width characters: invisible, they can make a name read as another.
-      .replace(/[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+/g, "")
-      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
-      .replace(/\s+/g, " ")
-      .trim()
-  );
+  return oneLineText(value);
 }
 
 /** Language tags that subtitle files carry before `.xml` (`Film.sv.xml`, `Film_en.xml`); the upload form reads names alike. */
