@@ -73,6 +73,25 @@ describe("given the upload form", () => {
     expect(upload).toHaveBeenCalledWith(expect.objectContaining({ isPublic: true }), expect.any(Function));
   });
 
+  it("should empty the form once the files are uploaded, so that a second press asks for files instead of uploading the film again", async () => {
+    const report = { offsetMilliseconds: 0, frameRateRatio: 1, englishCoverage: 1, swedishCoverage: 1, meanOverlap: 0.9, pairCount: 3 };
+    const upload = vi.fn(async () => ({
+      status: "ok" as const,
+      data: { group: { id: "g1", name: "Bron", created_at: "", is_public: true, owner_id: "u", is_owner: true, pair_count: 3 }, report, pair_count: 3 },
+    }));
+    render(<UploadForm />, upload);
+    fireEvent.change(screen.getByLabelText("Group name"), { target: { value: "Bron" } });
+    chooseFile("Swedish subtitles (XML)", new File(["<xml/>"], "sv.xml"));
+    chooseFile("English subtitles (XML)", new File(["<xml/>"], "en.xml"));
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    await screen.findByRole("link", { name: "Study Bron" });
+    expect(screen.getByLabelText<HTMLInputElement>("Group name").value).toBe("");
+
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    expect(await screen.findByRole("alert")).toHaveProperty("textContent", "Please upload both files");
+    expect(upload).toHaveBeenCalledTimes(1);
+  });
+
   it("should not link to the uploaded group once it has been deleted", async () => {
     const report = { offsetMilliseconds: 0, frameRateRatio: 1, englishCoverage: 1, swedishCoverage: 1, meanOverlap: 0.9, pairCount: 12 };
     const upload = vi.fn(async () => ({

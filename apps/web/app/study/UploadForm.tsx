@@ -79,6 +79,7 @@ export function UploadForm({ onUploaded, allowance, deletedGroupIds }: UploadFor
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (state.status === "uploading") return;
+    const form = event.currentTarget;
     const validationError = validateSubtitleFiles({ swedish, english });
     if (validationError !== undefined || !swedish || !english) {
       setState({ status: "error", message: validationError ?? "" });
@@ -87,6 +88,12 @@ export function UploadForm({ onUploaded, allowance, deletedGroupIds }: UploadFor
     setState({ status: "uploading", fractionSent: 0 });
     const result = await studyClient.uploadSubtitles({ swedish, english, isPublic: !(isPrivate && !privateLocked), name: shownName }, (fractionSent) => setState({ status: "uploading", fractionSent }));
     if (result.status === "ok") {
+      // The sent files leave the form: a second press would upload the same film again as a second group.
+      form.reset();
+      setSwedish(null);
+      setEnglish(null);
+      setName("");
+      setNameTyped(false);
       setState({ status: "done", answer: result.data });
       onUploaded?.(result.data);
     } else {
