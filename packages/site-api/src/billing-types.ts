@@ -29,6 +29,8 @@ const subscriptionItemSchema = v.object({
   is_active: v.boolean(),
   /** Seconds since the epoch (spec §9). */
   expires_at: v.optional(v.nullable(v.number()), null),
+  /** Atelier's server adds it: cancelled, so the plan ends at `expires_at` instead of renewing. */
+  cancel_at_period_end: v.optional(v.boolean(), false),
   product_id: v.optional(v.nullable(v.string()), null),
   amount_in_cents: v.optional(v.nullable(v.number()), null),
 });
@@ -40,10 +42,12 @@ export const subscriptionStatusSchema = v.object({
   is_active: v.optional(v.boolean(), false),
   /** Seconds since the epoch (spec §9). */
   expires_at: v.optional(v.nullable(v.number()), null),
+  /** Atelier's server adds it: the active plan ends at `expires_at` instead of renewing. */
+  cancel_at_period_end: v.optional(v.boolean(), false),
   subscriptions: v.optional(v.array(subscriptionItemSchema), []),
 });
 /** The subscription status (spec §3). */
 export type SubscriptionStatus = v.InferOutput<typeof subscriptionStatusSchema>;
 
 /** What a signed-out visitor, or a failed status call, counts as (spec §8: the data is cleared). */
-export const NO_SUBSCRIPTION: SubscriptionStatus = { has_subscription: false, plan: null, is_active: false, expires_at: null, subscriptions: [] };
+export const NO_SUBSCRIPTION: SubscriptionStatus = { has_subscription: false, plan: null, is_active: false, expires_at: null, cancel_at_period_end: false, subscriptions: [] };

@@ -183,7 +183,8 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
         plan: "Plus",
         is_active: true,
         expires_at: periodEnd,
-        subscriptions: [{ subscription_id: expect.stringMatching(/^sub_dev_/), plan: "Plus", is_active: true, expires_at: periodEnd, product_id: "plus", amount_in_cents: 900 }],
+        cancel_at_period_end: false,
+        subscriptions: [{ subscription_id: expect.stringMatching(/^sub_dev_/), plan: "Plus", is_active: true, expires_at: periodEnd, cancel_at_period_end: false, product_id: "plus", amount_in_cents: 900 }],
         entitlements: { privateDecks: 50, sharedDeckExports: true },
       });
       const deliveries = await testDatabase.database.selectFrom("billing_webhook_delivery").select(["event_type", "outcome"]).orderBy("received_at").execute();
@@ -211,13 +212,13 @@ describe.each(testDatabaseEngines)("given billing with the development provider 
       // Cancelling asks first, then ends the plan at the end of the period, as Stripe's portal does by default.
       const asked = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId }));
       expect(asked.headers.get("location")).toBe(`${pathOf(portalUrl)}?confirm_cancel=${subscriptionId}`);
-      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true });
+      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, cancel_at_period_end: false, subscriptions: [{ cancel_at_period_end: false }] });
       const confirmation = await user.get(asked.headers.get("location") ?? "");
       expect(confirmation.text).toContain("Cancel this subscription?");
       expect(confirmation.text).toContain("You keep Studio until 2027-03-02");
       const canceled = await user.postForm(`${pathOf(portalUrl)}/cancel`, form({ subscription_id: subscriptionId, confirm: "yes" }));
       expect(canceled.headers.get("location")).toBe(`${pathOf(portalUrl)}?done=canceled`);
-      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, expires_at: Date.parse("2027-03-02T09:00:00.000Z") / 1000 });
+      expect(await status(user)).toMatchObject({ plan: "Studio", is_active: true, expires_at: Date.parse("2027-03-02T09:00:00.000Z") / 1000, cancel_at_period_end: true, subscriptions: [{ cancel_at_period_end: true }] });
       expect((await user.get(pathOf(portalUrl))).text).toContain("This subscription ends on 2027-03-02.");
 
       now = new Date("2027-03-02T09:00:01.000Z");

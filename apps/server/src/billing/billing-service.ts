@@ -31,6 +31,8 @@ export type SubscriptionItem = {
   plan: string | null;
   is_active: boolean;
   expires_at: number | null;
+  /** Additive to the contract: cancelled in the portal, so `expires_at` ends the plan instead of renewing it. */
+  cancel_at_period_end: boolean;
   product_id: string | null;
   amount_in_cents: number | null;
 };
@@ -40,6 +42,8 @@ export type SubscriptionStatus = {
   plan: string | null;
   is_active: boolean;
   expires_at: number | null;
+  /** Additive to the contract: the active plan ends at `expires_at` rather than renewing. */
+  cancel_at_period_end: boolean;
   subscriptions: SubscriptionItem[];
   /** Additive to the contract: what the active plan unlocks (decision 0017). */
   entitlements: PlanEntitlements;
@@ -91,6 +95,7 @@ export function createBillingService(options: BillingServiceOptions) {
       // Cancelled at the period's end and the period is over: ended, even before the provider's webhook says so.
       is_active: activeSubscriptionStatuses.has(row.status) && !(row.cancel_at_period_end === 1 && row.current_period_end !== null && Number(row.current_period_end) * 1000 <= clock().getTime()),
       expires_at: row.current_period_end === null ? null : Number(row.current_period_end),
+      cancel_at_period_end: Number(row.cancel_at_period_end) === 1,
       product_id: row.plan_key,
       amount_in_cents: row.amount_in_cents === null ? null : Number(row.amount_in_cents),
     };
@@ -125,6 +130,7 @@ export function createBillingService(options: BillingServiceOptions) {
       plan: active?.plan ?? null,
       is_active: active !== null,
       expires_at: active?.expires_at ?? null,
+      cancel_at_period_end: active?.cancel_at_period_end ?? false,
       subscriptions: items,
       entitlements: activePrice?.plan.entitlements ?? freeEntitlements,
     };

@@ -39,7 +39,19 @@ describe("given the dashboard's subscription card", () => {
     expect(await screen.findByText("Standard")).toBeTruthy();
     expect(screen.getByText("Active")).toBeTruthy();
     expect(screen.getByText("22 January 2026 (12 days left)")).toBeTruthy();
+    expect(screen.getByText("Renews")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Manage billing" })).toBeTruthy();
+  });
+
+  it("should say when a plan cancelled in the portal ends, not that it renews", async () => {
+    const expiresAt = Date.UTC(2026, 0, 22, 12) / 1000;
+    const { client } = fakeBillingClient({
+      "/user/subscription-status": jsonAnswer(200, { has_subscription: true, plan: "Standard", is_active: true, expires_at: expiresAt, cancel_at_period_end: true, subscriptions: [] }),
+    });
+    await renderCard(client);
+    expect(await screen.findByText("Ends")).toBeTruthy();
+    expect(screen.queryByText("Renews")).toBeNull();
+    expect(screen.getByText("22 January 2026 (12 days left)")).toBeTruthy();
   });
 
   it("should show no subscription and 'See plans' when there is none", async () => {

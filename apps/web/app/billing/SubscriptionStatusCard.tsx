@@ -35,7 +35,7 @@ export function SubscriptionStatusCard({ subscription, now = Date.now }: Subscri
               <dd>{status.is_active ? <Badge tone="success">Active</Badge> : <Badge>Not active</Badge>}</dd>
               {status.expires_at === null ? null : (
                 <>
-                  <dt>{status.is_active ? "Renews" : "Ended"}</dt>
+                  <dt>{status.is_active ? (status.cancel_at_period_end ? "Ends" : "Renews") : "Ended"}</dt>
                   <dd>
                     {formatBillingDate(status.expires_at)}
                     {status.is_active ? ` (${formatDaysLeft(daysLeftUntil(status.expires_at, now()))})` : null}

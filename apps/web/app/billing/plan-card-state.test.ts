@@ -26,7 +26,8 @@ function subscribedTo(item: Partial<SubscriptionStatus["subscriptions"][number]>
     plan: "Standard",
     is_active: true,
     expires_at: nowInSeconds + 12 * 86_400,
-    subscriptions: [{ subscription_id: "sub_1", plan: "Standard", is_active: true, expires_at: nowInSeconds + 12 * 86_400, ...item }],
+    cancel_at_period_end: false,
+    subscriptions: [{ subscription_id: "sub_1", plan: "Standard", is_active: true, expires_at: nowInSeconds + 12 * 86_400, cancel_at_period_end: false, ...item }],
   };
 }
 
