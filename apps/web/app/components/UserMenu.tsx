@@ -20,6 +20,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
   const [menuState, setMenuState] = useState<"open" | "closed">("closed");
   const menuId = useId();
   const containerRef = useRef<HTMLDivElement>(null);
+  const toggleButtonRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
   const shell = useSiteShell();
 
@@ -34,7 +35,12 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
     const closeOnOutsideClick = (event: MouseEvent) => {
       if (!containerRef.current?.contains(event.target as Node)) setMenuState("closed");
     };
-    const closeOnEscape = (event: KeyboardEvent) => event.key === "Escape" && setMenuState("closed");
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuState("closed");
+      // The hidden list takes the focused entry with it: focus goes back to the button that opened it.
+      toggleButtonRef.current?.focus();
+    };
     document.addEventListener("mousedown", closeOnOutsideClick);
     document.addEventListener("keydown", closeOnEscape);
     return () => {
@@ -108,7 +114,7 @@ export function UserMenu({ placement }: { placement: "header" | "mobile" }) {
 
   return (
     <div className="user-menu" ref={containerRef}>
-      <Button variant="secondary" size="small" className="user-menu__button" title={user?.display} aria-expanded={menuState === "open"} aria-controls={menuId} onClick={() => setMenuState((state) => (state === "open" ? "closed" : "open"))}>
+      <Button ref={toggleButtonRef} variant="secondary" size="small" className="user-menu__button" title={user?.display} aria-expanded={menuState === "open"} aria-controls={menuId} onClick={() => setMenuState((state) => (state === "open" ? "closed" : "open"))}>
         <span className="user-menu__name">{user?.display ?? "Account"}</span>
       </Button>
       <ul id={menuId} className="user-menu__list" hidden={menuState === "closed"}>

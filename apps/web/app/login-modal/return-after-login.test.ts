@@ -15,10 +15,17 @@ describe("given a sign-in that continues on another page", () => {
     expect(takeReturnAfterLogin(15 * 60 * 1000)).toBeUndefined();
   });
 
-  it("should not keep account pages or another site's address", () => {
-    for (const path of ["/account/login", "//evil.example/", "https://evil.example/"]) {
+  it("should not keep the pages of a sign-in or another flow, or another site's address", () => {
+    for (const path of ["/account/login", "/account/login/code/confirm", "/account/signup?next=/x", "/account/authenticate/totp", "/account/reauthenticate", "/account/password/reset/key/abc", "/account/verify-email/abc", "/account/provider/callback", "/account/logout", "/account/deleted", "//evil.example/", "https://evil.example/"]) {
       rememberReturnAfterLogin(path, 0);
-      expect(takeReturnAfterLogin(1)).toBeUndefined();
+      expect(takeReturnAfterLogin(1), path).toBeUndefined();
+    }
+  });
+
+  it("should keep the signed-in user's own account pages, which a second factor must lead back to", () => {
+    for (const path of ["/account", "/account/sessions", "/account/2fa/webauthn", "/account/email", "/account/password/change", "/account/providers", "/account/security"]) {
+      rememberReturnAfterLogin(path, 0);
+      expect(takeReturnAfterLogin(1), path).toBe(path);
     }
   });
 });

@@ -8,8 +8,14 @@ import { safeLocalPath } from "@atelier/auth";
 const RETURN_AFTER_LOGIN_KEY = "atelier:return-after-login";
 const RETURN_LIFETIME_MILLISECONDS = 15 * 60 * 1000;
 
+/**
+ * The account pages of a sign-in, a sign-up or another flow, which a finished sign-in must not return to; the signed-in
+ * user's own account pages (/account/sessions, /account/2fa…) are kept like any other page.
+ */
+const SIGN_IN_FLOW_PAGES = /^\/account\/(?:login|signup|logout|verify-email|password\/reset|reauthenticate|authenticate|provider|deleted)(?:[/?#]|$)/;
+
 export function rememberReturnAfterLogin(path: string, now: number = Date.now()): void {
-  if (safeLocalPath(path) === undefined || path.startsWith("/account/")) return;
+  if (safeLocalPath(path) === undefined || SIGN_IN_FLOW_PAGES.test(path)) return;
   try {
     window.sessionStorage.setItem(RETURN_AFTER_LOGIN_KEY, JSON.stringify({ path, at: now }));
   } catch {

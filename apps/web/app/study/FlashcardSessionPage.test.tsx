@@ -142,6 +142,51 @@ describe("given the flashcard session", () => {
     expect(fakeClient.deletePair).not.toHaveBeenCalled();
   });
 
+  it("should close the More menu on Escape and focus its summary, without flipping, rating or moving the card", async () => {
+    renderSession();
+    await screen.findByText("Good morning");
+    const menuSummary = screen.getByLabelText("More actions for this card");
+    const menu = menuSummary.closest("details") as HTMLDetailsElement;
+    menu.open = true;
+    const deletePairButton = screen.getByRole("button", { name: "Delete pair" });
+    deletePairButton.focus();
+    fireEvent.keyDown(deletePairButton, { key: "Escape" });
+    expect(menu.open).toBe(false);
+    expect(document.activeElement).toBe(menuSummary);
+    expect(screen.queryByText("God morgon")).toBeNull();
+    expect(screen.getByText("1 / 2")).toBeTruthy();
+    expect(fakeClient.ratePair).not.toHaveBeenCalled();
+  });
+
+  it("should leave Enter and Space on the More menu's summary to open it instead of flipping the card", async () => {
+    renderSession();
+    await screen.findByText("Good morning");
+    const menuSummary = screen.getByLabelText("More actions for this card");
+    menuSummary.focus();
+    // `fireEvent` answers false when a listener prevented the key's default action, here the opening of the menu.
+    expect(fireEvent.keyDown(menuSummary, { key: "Enter" })).toBe(true);
+    expect(fireEvent.keyDown(menuSummary, { key: " " })).toBe(true);
+    expect(screen.queryByText("God morgon")).toBeNull();
+  });
+
+  it("should close the More menu when its pair is deleted, the next card showing without it open", async () => {
+    renderSession();
+    await screen.findByText("Good morning");
+    (screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open = true;
+    fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect((screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open).toBe(false);
+  });
+
+  it("should close the More menu when the learner goes to the next card", async () => {
+    renderSession({ mode: "study", range: "all", cardCount: 20 });
+    await screen.findByText("Good morning");
+    (screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open = true;
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(await screen.findByText("Thank you")).toBeTruthy();
+    expect((screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open).toBe(false);
+  });
+
   it("should open 'Keep Up the Great Work!' when a rating answers 403", async () => {
     fakeClient.ratePair.mockResolvedValue({ status: "error", message: "Failed to save the rating", httpStatus: 403 });
     renderSession();

@@ -42,7 +42,7 @@ function isKeyForControl(event: KeyboardEvent): boolean {
   if (!(target instanceof Element)) return false;
   if (target.closest("[role='dialog'], [role='alertdialog']")) return true;
   if (target.closest("input, select, textarea, [contenteditable='true']")) return true;
-  return (event.key === " " || event.key === "Enter") && target.closest("button, a, [role='slider']") !== null;
+  return (event.key === " " || event.key === "Enter") && target.closest("button, a, summary, [role='slider']") !== null;
 }
 
 /**
@@ -354,7 +354,18 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
                 <DoubtfulPairMark /> Check this pair
               </span>
             ) : null}
-            <details className="flashcard-menu">
+            <details
+              // Each card comes with its menu closed: the menu opened on a deleted or left card must not stay open over the next.
+              key={card.id}
+              className="flashcard-menu"
+              onKeyDown={(event) => {
+                const menu = event.currentTarget;
+                if (event.key !== "Escape" || !menu.open) return;
+                event.preventDefault();
+                menu.open = false;
+                menu.querySelector("summary")?.focus();
+              }}
+            >
               <summary aria-label="More actions for this card">More</summary>
               <div className="flashcard-menu__items">
                 <Button size="small" variant="ghost" onClick={() => deletePair(card, state.index)}>

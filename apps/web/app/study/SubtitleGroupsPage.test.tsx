@@ -97,6 +97,26 @@ describe("given a signed-in user who renames a group", () => {
   });
 });
 
+describe("given a signed-in user who opened the rename form of a group and typed a new name", () => {
+  afterEach(cleanup);
+
+  it("should close the form on Escape, keep the old name, rename nothing and focus the group's Rename button", async () => {
+    const client = {
+      loadGroups: vi.fn().mockResolvedValue({ status: "ok", data: { groups: [group("Bron", 12), group("Forbrydelsen", 20)] } }),
+      renameGroup: vi.fn(),
+    };
+    renderStudyScreens(client as Partial<StudyClient> as StudyClient, [groupsScreen], "/upload-subtitles");
+    fireEvent.click(await screen.findByRole("button", { name: "Rename Bron" }));
+    const nameField = screen.getByLabelText("New name for Bron");
+    fireEvent.change(nameField, { target: { value: "Half typed" } });
+    fireEvent.keyDown(nameField, { key: "Escape" });
+    expect(screen.queryByLabelText("New name for Bron")).toBeNull();
+    expect(screen.getByRole("heading", { name: "Bron" })).toBeTruthy();
+    expect(client.renameGroup).not.toHaveBeenCalled();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Rename Bron" }));
+  });
+});
+
 describe("given a user who asked for the upload form before signing in and is back signed in", () => {
   afterEach(cleanup);
 

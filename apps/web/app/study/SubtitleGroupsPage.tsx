@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { LockIcon } from "../components/LockIcon.tsx";
 import { Badge, Button, ConfirmDialog, Spinner } from "@atelier/ui";
@@ -80,7 +80,16 @@ function RenameForm({ group, onRenamed, onCancel }: { group: SubtitleGroup; onRe
     else setError(result.message);
   };
   return (
-    <form className="group-rename" onSubmit={handleSubmit}>
+    <form
+      className="group-rename"
+      onSubmit={handleSubmit}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") {
+          event.preventDefault();
+          onCancel();
+        }
+      }}
+    >
       <label htmlFor={`${id}-name`}>New name for {group.name}</label>
       <input id={`${id}-name`} type="text" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
       <Button type="submit" size="small" disabled={pending}>
@@ -106,6 +115,7 @@ export function describePairCount(count: number): string {
 function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onChanged: (group: SubtitleGroup) => void; onDeleted: (groupId: string) => void }) {
   const studyClient = useStudyClient();
   const [renaming, setRenaming] = useState(false);
+  const renameButtonRef = useRef<HTMLButtonElement>(null);
   const [error, setError] = useState<string>();
   const [togglePending, setTogglePending] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
@@ -140,7 +150,11 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
       {renaming ? (
         <RenameForm
           group={group}
-          onCancel={() => setRenaming(false)}
+          onCancel={() => {
+            setRenaming(false);
+            // The form and the field that had focus go away: focus goes back where the renaming began.
+            renameButtonRef.current?.focus();
+          }}
           onRenamed={(renamed) => {
             setRenaming(false);
             onChanged(renamed);
@@ -153,7 +167,7 @@ function GroupItem({ group, onChanged, onDeleted }: { group: SubtitleGroup; onCh
         </Link>
         {group.is_owner ? (
           <>
-            <Button size="small" variant="secondary" onClick={() => setRenaming(true)} aria-label={`Rename ${group.name}`}>
+            <Button ref={renameButtonRef} size="small" variant="secondary" onClick={() => setRenaming(true)} aria-label={`Rename ${group.name}`}>
               Rename
             </Button>
             <Button size="small" variant="secondary" onClick={toggleVisibility} disabled={togglePending} aria-label={`${group.is_public ? "Make private" : "Make public"}: ${group.name}`}>
