@@ -513,6 +513,18 @@ describe.skipIf(!haveFixtures)("given an anonymous learner on a public deck", ()
       }, publicGroupId);
       expect(refused).toBe(403);
 
+      // Closed, the dialog leaves a note beside the blocked buttons, whose button opens it again.
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      await main.getByText("You have memorized 5 cards: log in or sign up to keep studying.").waitFor();
+      // Where the session stopped (a card, or the test's memorized cards), nothing offers a rating that cannot be made.
+      expect(await main.getByRole("button", { name: /^Review \d+ cards$/ }).count()).toBe(0);
+      if ((await rightButton.count()) > 0) expect(await rightButton.getAttribute("aria-disabled")).toBe("true");
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      await main.getByRole("button", { name: "Log in to keep studying" }).click();
+      await dialog.getByRole("heading", { name: "Keep Up the Great Work!" }).waitFor();
+
       await signUpInTheLoginModalAndConfirm(page, testbed.server.origin, uniqueEmail("anonymous-learner"));
       // Back to the deck the prompt was opened on, not the dashboard (issue 13).
       await page.waitForURL(new RegExp(`/study/${publicGroupId}/session$`));

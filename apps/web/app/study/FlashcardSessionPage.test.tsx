@@ -196,6 +196,20 @@ describe("given the flashcard session", () => {
     expect(useLoginModalStore.getState().options.title).toBe("Keep Up the Great Work!");
   });
 
+  it("should say beside the blocked buttons why they only bring the dialog back, once the dialog is closed", async () => {
+    fakeClient.ratePair.mockResolvedValue({ status: "error", message: "Failed to save the rating", httpStatus: 403 });
+    renderSession();
+    await screen.findByText("Good morning");
+    expect(screen.queryByText("You have memorized 5 cards: log in or sign up to keep studying.")).toBeNull();
+    fireEvent.keyDown(document.body, { key: "2" });
+    await vi.waitFor(() => expect(useLoginModalStore.getState().state).toBe("open"));
+    useLoginModalStore.getState().close();
+    expect(await screen.findByText("You have memorized 5 cards: log in or sign up to keep studying.")).toBeTruthy();
+    expect(screen.getByRole("button", { name: /I got it Right/ }).getAttribute("aria-disabled")).toBe("true");
+    fireEvent.click(screen.getByRole("button", { name: "Log in to keep studying" }));
+    expect(useLoginModalStore.getState()).toMatchObject({ state: "open", options: { title: "Keep Up the Great Work!" } });
+  });
+
   it("should load the group's stats again through the route's loader once the cards are marked as studied", async () => {
     fakeClient.markStudied.mockResolvedValue({ status: "ok", data: { marked: 2 } });
     renderSession({ mode: "study", range: "all", cardCount: 20 });

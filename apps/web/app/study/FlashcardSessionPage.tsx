@@ -27,10 +27,29 @@ import {
 import { useReadAloud, type SpeechLanguage } from "./speech.ts";
 import { useStudyDirection } from "./study-preferences.ts";
 import { ANONYMOUS_LIMIT_DIALOG } from "./study-meta.ts";
+import { LockIcon } from "../components/LockIcon.tsx";
 import { BoxStars, DoubtfulPairMark, StudyStatsCards } from "./StudyStats.tsx";
 import { FilmContextLines } from "./FilmContextLines.tsx";
 import { SessionSummaryPanel } from "./SessionSummaryPanel.tsx";
 import { usePairDeletionWithUndo } from "./pair-deletion-with-undo.ts";
+
+/**
+ * Said beside the blocked buttons once the limit's dialog is closed: the buttons stay where they were, but a learner
+ * must see why they only bring the dialog back.
+ */
+function AnonymousLimitNote() {
+  return (
+    <div className="study-limit-note" role="status">
+      <p>
+        <LockIcon />
+        You have memorized 5 cards: log in or sign up to keep studying.
+      </p>
+      <Button onClick={openAnonymousLimitDialog}>
+        Log in to keep studying
+      </Button>
+    </div>
+  );
+}
 
 function openAnonymousLimitDialog() {
   useLoginModalStore.getState().open({ title: ANONYMOUS_LIMIT_DIALOG.title, description: ANONYMOUS_LIMIT_DIALOG.description });
@@ -304,9 +323,9 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
       {state.status === "memorized-all" ? (
         <div className="study-completion" role="status">
           <h2>You have memorized all these cards</h2>
-          <p>Review the cards you have already learned in test mode:</p>
+          {blocked ? <AnonymousLimitNote /> : <p>Review the cards you have already learned in test mode:</p>}
           <div className="study-actions">
-            {REVIEW_OPTIONS.map((count) => (
+            {(blocked ? [] : REVIEW_OPTIONS).map((count) => (
               <Button key={count} variant="secondary" onClick={() => loadCards({ mode: "test", range: "memorized", cardCount: count })}>
                 Review {count} cards
               </Button>
@@ -417,12 +436,14 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
             </p>
           ) : null}
 
-          <div className="flashcard-rating">
-            <Button variant="secondary" onClick={() => void rate(false)} disabled={pending} aria-keyshortcuts="1 ArrowLeft">
+          {blocked ? <AnonymousLimitNote /> : null}
+
+          <div className="flashcard-rating" data-blocked={blocked ? "true" : undefined}>
+            <Button variant="secondary" onClick={() => void rate(false)} disabled={pending} aria-disabled={blocked || undefined} aria-keyshortcuts="1 ArrowLeft">
               <span>I will try Again</span>
               <span className="flashcard-rating__when">back {describeReviewDelay(nextReviewAfterAnswer(card.current_box, false).daysUntilDue)}</span>
             </Button>
-            <Button onClick={() => void rate(true)} disabled={pending} aria-keyshortcuts="2 ArrowRight">
+            <Button onClick={() => void rate(true)} disabled={pending} aria-disabled={blocked || undefined} aria-keyshortcuts="2 ArrowRight">
               <span>I got it Right</span>
               <span className="flashcard-rating__when">back {describeReviewDelay(nextReviewAfterAnswer(card.current_box, true).daysUntilDue)}</span>
             </Button>
