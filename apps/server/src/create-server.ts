@@ -105,7 +105,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
   const secureCookies = configuration.publicOrigin.startsWith("https:");
   // Every way of signing in keeps the study progress made before it (spec §7), in the sign-in's own answer.
   const onUserLoggedIn = async (event: UserLoggedInEvent) => {
-    await mergeRequestLearnerIntoAccount({ database, clock, secureCookies }, event.context, event.user.id);
+    await mergeRequestLearnerIntoAccount({ database, clock, learnerCookies: { secure: secureCookies, signingKey: configuration.secretKey } }, event.context, event.user.id);
     await options.onUserLoggedIn?.(event);
   };
   const identity = createIdentityService({ configuration, database, mailer, clock, onUserLoggedIn, onSecurityEvent: securityEvents.record, providerFetch: options.providerFetch });
@@ -184,6 +184,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
       database,
       clock,
       secureCookies,
+      learnerCookieSigningKey: configuration.secretKey,
       studyCallLimiter,
       largeSessionRateLimit: configuration.studyLargeSessionRateLimit,
       newLearnerRateLimit: configuration.studyNewLearnerRateLimit,
@@ -228,7 +229,7 @@ export function createServer(options: CreateServerOptions): AtelierApp {
 
   const nodeFront: NodeFront = {
     routes: createIdentityFrontRoutes(identity, { trustProxy: configuration.trustProxy, database }),
-    postRoutes: [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin: configuration.publicOrigin, errorHandlerOptions })],
+    postRoutes: [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin: configuration.publicOrigin, learnerCookieSigningKey: configuration.secretKey, errorHandlerOptions })],
     lifecycle,
     securityHeaders: securityHeadersWithoutInlineScripts(configuration),
     log: logger,

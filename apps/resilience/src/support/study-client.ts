@@ -39,7 +39,8 @@ export class StudyClient {
   get learnerKey(): string {
     const cookie = this.cookies.get("learner_id");
     if (!cookie) throw new Error("This client has no learner_id cookie yet: load a study page (GET …/pairs/) first.");
-    return `anonymous:${cookie}`;
+    // The cookie is `<learner id>.<signature>`; records are filed under the id alone.
+    return `anonymous:${cookie.split(".")[0]}`;
   }
 
   async send(method: "GET" | "POST", path: string, json?: unknown): Promise<StudyAnswer> {

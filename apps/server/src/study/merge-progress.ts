@@ -4,7 +4,7 @@ import type { Clock } from "../clock.ts";
 import type { AtelierDatabase } from "../database/open-database.ts";
 import { inTransactionRetryingConflicts } from "../database/transaction-conflicts.ts";
 import { lockForTheRestOfTransaction } from "../database/transaction-lock.ts";
-import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, userLearnerKey } from "./learner.ts";
+import { anonymousLearnerKey, clearLearnerCookie, readLearnerCookie, userLearnerKey, type LearnerCookies } from "./learner.ts";
 import { progressLockKey } from "./rating-store.ts";
 import { deleteLearnerProgress, groupLockKey, listLearnerGroupIds, listLearnerProgress, writeProgress } from "./study-store.ts";
 
@@ -44,10 +44,10 @@ export async function mergeAnonymousProgressIntoAccount(database: AtelierDatabas
  * The merge of this request's anonymous learner (its `learner_id` cookie) into the user's account, and the cookie
  * cleared. Called by the identity service when a sign-in succeeds, so progress is kept however the user signed in.
  */
-export async function mergeRequestLearnerIntoAccount(options: { database: AtelierDatabase; clock: Clock; secureCookies: boolean }, c: Context, userId: string): Promise<number> {
-  const cookie = readLearnerCookie(c);
+export async function mergeRequestLearnerIntoAccount(options: { database: AtelierDatabase; clock: Clock; learnerCookies: LearnerCookies }, c: Context, userId: string): Promise<number> {
+  const cookie = readLearnerCookie(c, options.learnerCookies);
   if (cookie === null) return 0;
-  const merged = await mergeAnonymousProgressIntoAccount(options.database, options.clock, anonymousLearnerKey(cookie), userLearnerKey(userId));
-  clearLearnerCookie(c, options.secureCookies);
+  const merged = await mergeAnonymousProgressIntoAccount(options.database, options.clock, anonymousLearnerKey(cookie.id), userLearnerKey(userId));
+  clearLearnerCookie(c, options.learnerCookies.secure);
   return merged;
 }

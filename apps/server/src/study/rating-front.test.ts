@@ -4,10 +4,12 @@ import { openTestDatabase, testDatabaseEngines, type TestDatabase } from "../dat
 import type { FrontPostRoute } from "../http/node-front.ts";
 import { parityTestConfiguration, sendForParity, serveWithAndWithoutFront } from "../testing/front-parity-requests.ts";
 import { hashToken } from "../identity/secrets.ts";
+import { learnerCookieValueOf } from "./learner.ts";
 import { insertGroupWithPairs } from "./study-store.ts";
 
 const csrf = "abcdefghijklmnopqrstuvwxyz012345";
-const learnerCookie = "learner_id=abcdefghijklmnopqrstuvwxyz012345";
+const learnerId = "abcdefghijklmnopqrstuvwxyz012345";
+let learnerCookie = "";
 /** Small, so that a window fills within a test; each test starts a new window (the clock moves a minute on). */
 const studyCallsPerMinute = 6;
 
@@ -30,6 +32,7 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
     testDatabase = await openTestDatabase(engine);
     const configuration = parityTestConfiguration({ STUDY_RATE_LIMIT: `${studyCallsPerMinute}/1m` });
     origin = configuration.publicOrigin;
+    learnerCookie = `learner_id=${learnerCookieValueOf(learnerId, configuration.secretKey)}`;
     app = createServer({ configuration, database: testDatabase.database, clock: () => now.value });
     const observedPostRoutes = app.nodeFront.postRoutes.map(({ target, route }) => ({
       target,
@@ -137,11 +140,19 @@ describe.each(testDatabaseEngines)("given the node front's rating before the app
   it.each([
     ["no learner cookie", `csrftoken=${csrf}`],
     ["a malformed learner cookie beside an unknown session", `sessionid=unknown; learner_id=short; csrftoken=${csrf}`],
+    ["a learner cookie whose signature is not the server's", `learner_id=${learnerId}.${"A".repeat(22)}; csrftoken=${csrf}`],
   ])("should leave a visitor with %s to the app, which gives them a new one", async (_case, cookies) => {
     const before = answeredInFront;
     const answer = await sendRating(frontedBase, newPairId(), { headers: ratingHeaders(cookies) });
     expect(answer.status).toBe(200);
-    expect(answer.headers["set-cookie"]).toMatch(/^learner_id=[A-Za-z0-9_-]{32};/);
+    expect(answer.headers["set-cookie"]).toMatch(/^learner_id=[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{22};/);
+    expect(answeredInFront).toBe(before);
+  });
+
+  it("should leave an unsigned learner cookie (issued before signatures) to the app, which checks it against the records", async () => {
+    const before = answeredInFront;
+    const answer = await sendRating(frontedBase, newPairId(), { headers: ratingHeaders(`learner_id=${learnerId}; csrftoken=${csrf}`) });
+    expect(answer.status).toBe(200);
     expect(answeredInFront).toBe(before);
   });
 

@@ -10,7 +10,7 @@ import { sessionCookieName, sessionTokenHeaderName } from "../identity/identity-
 import type { IdentityService } from "../identity/identity-service.ts";
 import { hashToken } from "../identity/secrets.ts";
 import { isPossibleSessionToken } from "../identity/sessions.ts";
-import { anonymousLearner, learnerCookieName, signedInLearner, wellFormedLearnerCookie, type Learner } from "./learner.ts";
+import { anonymousLearner, learnerCookieName, readLearnerCookieValue, signedInLearner, type Learner } from "./learner.ts";
 import { ratingAnswerOf, ratingRequestOf, tooManyStudyCalls, type StudyCallLimiter } from "./rating-answer.ts";
 import { countAndRateCardOfLearner, rateCardWithin, type CountedRating, type RatingOutcome, type RatingRequest } from "./rating-store.ts";
 import { ratingBodySchema } from "./study-validation.ts";
@@ -29,6 +29,8 @@ type RatingFrontOptions = {
   clock: Clock;
   studyCallLimiter: StudyCallLimiter;
   publicOrigin: string;
+  /** The study routes' `learnerCookieSigningKey`. */
+  learnerCookieSigningKey: string;
   errorHandlerOptions: ErrorHandlerOptions;
 };
 
@@ -41,7 +43,7 @@ type RatingFrontOptions = {
  * (`ratingRequestOf`, `ratingAnswerOf`), answering refusals and failures itself in the study API's shape.
  *
  * @example
- * const postRoutes = [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin, errorHandlerOptions })];
+ * const postRoutes = [createRatingFrontRoute({ identity, database, clock, studyCallLimiter, publicOrigin, learnerCookieSigningKey: secretKey, errorHandlerOptions })];
  */
 export function createRatingFrontRoute(options: RatingFrontOptions): { target: RegExp; route: FrontPostRoute } {
   const { sessions, sessionUserGuesses } = options.identity.dependencies;
@@ -62,8 +64,10 @@ export function createRatingFrontRoute(options: RatingFrontOptions): { target: R
     // The study routes' learner (`resolveLearner`): the session's active user, else the anonymous learner of a
     // well-formed `learner_id` cookie. A visitor with neither gets a new cookie from the app.
     const token = request.cookie(sessionCookieName);
-    const learnerCookie = wellFormedLearnerCookie(request.cookie(learnerCookieName));
-    let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie);
+    const learnerCookie = readLearnerCookieValue(request.cookie(learnerCookieName), options.learnerCookieSigningKey);
+    // An unsigned cookie is the app's to check against the records kept under it (decision 0085).
+    if (learnerCookie?.proof === "unsigned") return null;
+    let learner: Learner | null = learnerCookie === null ? null : anonymousLearner(learnerCookie.id);
     const answerOf = (rated: Learner, outcome: RatingOutcome): FrontAnswer => ({ status: 200, headers: answerHeaders, body: JSON.stringify(ratingAnswerOf(rated, outcome)) });
     const failureOf = (error: unknown) => errorAnswer(toHttpError({ method: "POST", path: request.path }, error, options.errorHandlerOptions));
     if (token !== undefined && isPossibleSessionToken(token)) {

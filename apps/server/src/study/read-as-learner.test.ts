@@ -35,7 +35,7 @@ function readingApp(guessedUserId: string | null, session: Promise<Authenticated
     await next();
   });
   app.get("/read", async (c) => {
-    const [learner, value] = await readAsLearner(c, false, read);
+    const [learner, value] = await readAsLearner(c, { secure: false, signingKey: "test signing key" }, read);
     return c.json({ learner: learner.key, value });
   });
   app.onError((error, c) => c.json({ error: error.message }, 500));

@@ -248,7 +248,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       const visitor = createStudyTestClient(app);
       const first = await visitor.get(`/api/subtitle-groups/${group.id}/stats/`);
       const setCookie = first.headers.getSetCookie().find((cookie) => cookie.startsWith("learner_id="));
-      expect(setCookie).toMatch(/^learner_id=[A-Za-z0-9_-]{32}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
+      expect(setCookie).toMatch(/^learner_id=[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{22}; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/);
       const second = await visitor.get(`/api/subtitle-groups/${group.id}/pairs/`);
       expect(second.headers.getSetCookie().some((cookie) => cookie.startsWith("learner_id="))).toBe(false);
       const pairId = second.body.pairs[0].id;
@@ -384,6 +384,39 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect((await owner.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true })).status).toBe(200);
       now = new Date(now.getTime() + 10 * 60_000);
       expect((await rateWithoutLearnerCookie()).status).toBe(200);
+    });
+
+    it("should count study changes with a made-up learner cookie per address, as without one, but not those of a learner whose unsigned cookie keeps records", async () => {
+      const limitedApp = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_NEW_LEARNER_RATE_LIMIT: "3/10m" }, clock });
+      const owner = createStudyTestClient(limitedApp);
+      await owner.signUp("owner@example.ch");
+      const uploaded = await owner.upload();
+      const pairs = await pairsOf(owner, (uploaded.body.group as { id: string }).id);
+      // A learner from before signatures: records under an unsigned id.
+      const earlierLearner = createStudyTestClient(limitedApp);
+      const earlierId = "EarlierLearnerAbcdefghijklmnop12";
+      earlierLearner.cookies.set("learner_id", earlierId);
+      await testDatabase.database
+        .insertInto("study_progress")
+        .values({ learner_key: `anonymous:${earlierId}`, pair_id: pairs[1]?.id ?? "", group_id: (uploaded.body.group as { id: string }).id, box: 2, review_count: 1, correct_count: 1, studied_at: now.toISOString(), last_reviewed_at: now.toISOString(), due_at: now.toISOString(), updated_at: now.toISOString() })
+        .execute();
+      const script = createStudyTestClient(limitedApp);
+      const rateWith = (learnerCookie: string) => {
+        script.cookies.set("learner_id", learnerCookie);
+        return script.post(`/api/subtitle-pairs/${pairs[0]?.id}/rate/`, { is_correct: true });
+      };
+      const madeUp = (index: number) => `MadeUpLearner${String(index).padStart(19, "0")}`;
+      expect((await rateWith(madeUp(1))).status).toBe(200);
+      expect((await rateWith(`${madeUp(2)}.${"A".repeat(22)}`)).status).toBe(200);
+      // A made-up signed cookie is no cookie: the answer gives a real one.
+      expect(script.cookies.get("learner_id")).toMatch(/^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{22}$/);
+      expect((await rateWith(madeUp(3))).status).toBe(200);
+      const refused = await rateWith(madeUp(4));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: tooManyNewLearnersMessage(600) });
+      expect((await rateWith(`${madeUp(5)}.${"B".repeat(22)}`)).status).toBe(429);
+      for (let rating = 0; rating < 3; rating += 1) expect((await earlierLearner.post(`/api/subtitle-pairs/${pairs[1]?.id}/rate/`, { is_correct: true })).status).toBe(200);
+      expect((await earlierLearner.get(`/api/subtitle-groups/${(uploaded.body.group as { id: string }).id}/pairs/`)).body.pairs[1].current_box).toBe(5);
     });
 
     it("should refuse an anonymous learner's sixth memorization attempt with 403 and change nothing, but let a signed-in learner go on", async () => {

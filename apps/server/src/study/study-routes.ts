@@ -8,7 +8,7 @@ import type { AtelierDatabase } from "../database/open-database.ts";
 import { getClientAddress } from "../http/client-address.ts";
 import { HttpError, RequestValidationError } from "../http/http-errors.ts";
 import { getAuthenticatedUser } from "../identity/index.ts";
-import { anonymousLearnerKey, readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner } from "./learner.ts";
+import { anonymousLearnerKey, readAsLearner, readLearnerCookie, resolveLearner, startForGuessedUser, userLearnerKey, type Learner, type LearnerCookies } from "./learner.ts";
 import {
   assertRoomForAnotherPrivateDeck,
   privateDeckAllowanceJson,
@@ -75,6 +75,8 @@ export type StudyRoutesOptions = {
   clock: Clock;
   /** Whether cookies get `Secure` (the public origin is https). */
   secureCookies: boolean;
+  /** Signs the `learner_id` cookies (the server's `SECRET_KEY`, decision 0085). */
+  learnerCookieSigningKey: string;
   /** What the user's plan allows (billing's subscription status); private decks and shared-deck exports depend on it. */
   entitlementsOfUser: EntitlementsOfUser;
   /** Unsafe study calls per learner per window (`STUDY_RATE_LIMIT`); 600 a minute unless given. */
@@ -102,6 +104,13 @@ function groupJson(group: SubtitleGroupRow, userId: string | null) {
     is_owner: userId !== null && group.owner_id === userId,
     pair_count: Number(group.pair_count),
   };
+}
+
+/** Whether any record or hidden pair is kept under `learnerKey`. */
+async function keepsRecords(database: AtelierDatabase, learnerKey: string): Promise<boolean> {
+  const record = await database.selectFrom("study_progress").select("pair_id").where("learner_key", "=", learnerKey).limit(1).executeTakeFirst();
+  if (record !== undefined) return true;
+  return (await database.selectFrom("study_hidden_pair").select("pair_id").where("learner_key", "=", learnerKey).limit(1).executeTakeFirst()) !== undefined;
 }
 
 function userIdOf(learner: Learner): string | null {
@@ -137,7 +146,7 @@ async function loadVisiblePair(database: AtelierDatabase, pairId: string, learne
  * Every failure answers `{ error }` (this API's field; the server's `onError` picks it for `/api/`, see `http/error-responses.ts`).
  *
  * @example
- * app.route("/api", createStudyRoutes({ database, clock, secureCookies: false }));
+ * app.route("/api", createStudyRoutes({ database, clock, secureCookies: false, learnerCookieSigningKey: secretKey, entitlementsOfUser }));
  */
 export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   const { database, clock, secureCookies, entitlementsOfUser } = options;
@@ -151,7 +160,8 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     await next();
   });
 
-  const learnerOf = (c: Context) => resolveLearner(c, secureCookies);
+  const learnerCookies: LearnerCookies = { secure: secureCookies, signingKey: options.learnerCookieSigningKey };
+  const learnerOf = (c: Context) => resolveLearner(c, learnerCookies);
 
   // Against scripts, not people: a learner rating as fast as a hand can stays far below, and so do the load tests.
   const studyCallLimiter = options.studyCallLimiter ?? createStudyCallLimiter({ database, clock, rateLimit: options.rateLimit });
@@ -186,8 +196,11 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // guess is forgotten as soon as the session is read.
     const countedFor = startForGuessedUser(c, (userId) => studyCallLimiter.registerRequest(userLearnerKey(userId)));
     const user = await getAuthenticatedUser(c);
-    const learnerCookie = readLearnerCookie(c);
-    const learnerKey = user ? userLearnerKey(user.id) : learnerCookie === null ? null : anonymousLearnerKey(learnerCookie);
+    const learnerCookie = readLearnerCookie(c, learnerCookies);
+    // An unsigned cookie (issued before signatures) names a learner only if records are kept under it: any other is a
+    // made-up id, which would start a learner at every call as a missing cookie would.
+    const knownCookie = learnerCookie?.proof === "unsigned" && !(await keepsRecords(database, anonymousLearnerKey(learnerCookie.id))) ? null : learnerCookie;
+    const learnerKey = user ? userLearnerKey(user.id) : knownCookie === null ? null : anonymousLearnerKey(knownCookie.id);
     if (learnerKey !== null) {
       const decision = await (countedFor(user?.id ?? null) ?? studyCallLimiter.registerRequest(learnerKey));
       if (decision.status === "limited") {
@@ -297,7 +310,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
   registerGroupStatsRoutes(app, {
     database,
     clock,
-    readAsLearner: (c, read) => readAsLearner(c, secureCookies, read),
+    readAsLearner: (c, read) => readAsLearner(c, learnerCookies, read),
     loadVisibleGroup: (groupId, learner) => loadVisibleGroup(database, groupId, learner),
     mayExport,
   });
@@ -310,7 +323,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     // before and after it among the pairs this learner studies (group order is the film's order).
     // The cards are chosen while the group is checked, and both while the session is (two round trips less on
     // PostgreSQL); a group the learner may not see answers 404 and the cards are dropped.
-    const [, answer] = await readAsLearner(c, secureCookies, async (learner) => {
+    const [, answer] = await readAsLearner(c, learnerCookies, async (learner) => {
       if (selection.limit === null || selection.limit > largeSessionCardCount) {
         // Counted only once the learner may see the group: a refused session is not held against its client.
         await loadVisibleGroup(database, groupId, learner);
@@ -367,7 +380,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     }
     // A sign-in merges already (the identity service's onUserLoggedIn); this call, which the spec's client makes after
     // a modal login, finds nothing left then.
-    return c.json({ merged: await mergeRequestLearnerIntoAccount({ database, clock, secureCookies }, c, user.id) });
+    return c.json({ merged: await mergeRequestLearnerIntoAccount({ database, clock, learnerCookies }, c, user.id) });
   });
 
   /** One's own decks are one's data and always leave; a deck someone else shared needs a plan that includes it. */
