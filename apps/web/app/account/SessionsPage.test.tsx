@@ -77,6 +77,7 @@ describe("given the sessions page", () => {
     fireEvent.click(within(rows()[2]!).getByRole("button", { name: "End" }));
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(endSessions).toHaveBeenCalledWith({ sessionIds: [3] });
+    expect((await screen.findByRole("status")).textContent).toBe("The session was ended: that browser is signed out.");
     expect(listSessions).toHaveBeenCalledTimes(2);
     expect(logOutElsewhere().disabled).toBe(true);
   });
@@ -89,6 +90,7 @@ describe("given the sessions page", () => {
     fireEvent.click(logOutElsewhere());
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(endSessions).toHaveBeenCalledWith({ sessionIds: [2, 3] });
+    expect((await screen.findByRole("status")).textContent).toBe("2 sessions were ended: those browsers are signed out.");
   });
 
   it("should say why the server refused and keep the sessions", async () => {
@@ -97,5 +99,6 @@ describe("given the sessions page", () => {
     fireEvent.click(within(rows()[1]!).getByRole("button", { name: "End" }));
     expect((await screen.findByRole("alert")).textContent).toBe("Sessions cannot be ended right now.");
     expect(rows()).toHaveLength(2);
+    expect(screen.queryByRole("status")).toBeNull();
   });
 });

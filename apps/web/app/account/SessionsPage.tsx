@@ -29,9 +29,10 @@ export async function loadSessions(client: Pick<AllauthClient, "listSessions">):
   return { sessions: result.status === 200 ? result.data : [] };
 }
 
-/** What ending sessions answered: the sentences to show above the button, none when it worked. */
+/** What ending sessions answered: the sentences to show above the button, none when it worked, and how many ended. */
 export interface EndSessionsOutcome {
   errors: string[];
+  ended: number;
 }
 
 const endSessionsRequestSchema = v.object({ sessionIds: v.array(v.union([v.number(), v.string()])) });
@@ -45,10 +46,11 @@ export async function endSessionsFromRequest(client: Pick<AllauthClient, "endSes
   try {
     const result = await client.endSessions({ sessionIds });
     // As useAllauthForm: errors naming a field have no field here, so only the general ones are shown.
-    return { errors: result.status === 200 ? [] : errorsByParam("errors" in result ? result.errors : undefined).general };
+    if (result.status === 200) return { errors: [], ended: sessionIds.length };
+    return { errors: errorsByParam("errors" in result ? result.errors : undefined).general, ended: 0 };
   } catch (error) {
     console.error(error);
-    return { errors: [UNEXPECTED_FAILURE_MESSAGE] };
+    return { errors: [UNEXPECTED_FAILURE_MESSAGE], ended: 0 };
   }
 }
 
@@ -69,6 +71,7 @@ export function SessionsPage({ data }: { data: SessionsData }) {
   const busy = fetcher.state !== "idle";
   // A new request clears the previous one's errors, as the other account forms do.
   const errors = fetcher.state === "submitting" ? [] : (fetcher.data?.errors ?? []);
+  const ended = fetcher.state === "idle" ? (fetcher.data?.ended ?? 0) : 0;
   const otherSessions = data.sessions.filter((session) => !session.is_current);
   const endSessions = (sessionIds: Array<UserSession["id"]>) => void fetcher.submit({ sessionIds }, { method: "post", encType: "application/json" });
 
@@ -108,6 +111,8 @@ export function SessionsPage({ data }: { data: SessionsData }) {
         </tbody>
       </table>
       <FormGeneralErrors errors={errors} />
+      {/* The row going away is easy to miss, on a phone above all: the page says what happened. */}
+      {ended > 0 ? <p role="status">{ended === 1 ? "The session was ended: that browser is signed out." : `${ended} sessions were ended: those browsers are signed out.`}</p> : null}
       {/* Spec: disabled with one other session or none; a single other session has its own End button (decision 0013). */}
       <Button disabled={otherSessions.length <= 1 || busy} onClick={() => endSessions(otherSessions.map((session) => session.id))}>
         Log out elsewhere

@@ -61,5 +61,6 @@ describe("given the confirmation link's page", () => {
     renderPage(fakeAuthClient({ getEmailVerificationKeyInfo: async () => ({ status: 400, errors: [] }) }));
     expect((await screen.findByRole("alert")).textContent).toBe(INVALID_VERIFICATION_LINK_MESSAGE);
     expect(screen.queryByRole("button", { name: "Confirm" })).toBeNull();
+    expect(screen.getByRole("link", { name: "Send a new link from your e-mail addresses" }).getAttribute("href")).toBe("/account/email");
   });
 });

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { Button, Spinner } from "@atelier/ui";
 import type { AllauthClient } from "@atelier/auth";
 import { useAuthClient } from "@atelier/auth/react";
@@ -63,7 +63,15 @@ export function VerifyEmailKeyPage({ verificationKey, data }: { verificationKey:
 
   return (
     <AccountPage title={VERIFY_EMAIL_TITLE}>
-      {keyState.state === "invalid" ? <p role="alert">{INVALID_VERIFICATION_LINK_MESSAGE}</p> : null}
+      {keyState.state === "invalid" ? (
+        <>
+          <p role="alert">{INVALID_VERIFICATION_LINK_MESSAGE}</p>
+          {/* "Please try again" needs a way to: the addresses page sends a new link (after a sign-in if need be). */}
+          <p>
+            <Link to="/account/email">Send a new link from your e-mail addresses</Link>
+          </p>
+        </>
+      ) : null}
       {keyState.state === "already-confirmed" ? <p role="alert">Unable to confirm email {keyState.email} because it is already confirmed.</p> : null}
       {keyState.state === "valid" ? (
         <>

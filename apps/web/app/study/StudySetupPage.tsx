@@ -261,10 +261,10 @@ function ExportLinks({ groupId, canExport }: { groupId: string; canExport: boole
   if (canExport) {
     return (
       <>
-        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "csv")} download>
+        <a className="atelier-button atelier-button--secondary atelier-button--medium" href={groupExportPath(groupId, "csv")} download>
           Export CSV
         </a>
-        <a className="atelier-button atelier-button--ghost atelier-button--medium" href={groupExportPath(groupId, "tsv")} download>
+        <a className="atelier-button atelier-button--secondary atelier-button--medium" href={groupExportPath(groupId, "tsv")} download>
           Export for Anki
         </a>
       </>
