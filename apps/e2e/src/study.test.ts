@@ -428,6 +428,29 @@ describe.skipIf(!haveFixtures)("given a learner on a 320 px phone", () => {
   });
 });
 
+describe.skipIf(!haveFixtures)("given a learner studying on a touch screen", () => {
+  it("should leave out the keyboard shortcuts, which a desktop still lists", async () => {
+    const shortcutsShown: boolean[] = [];
+    for (const touch of [false, true]) {
+      const context = await testbed.browser.newContext({ viewport: { width: 390, height: 800 }, isMobile: touch, hasTouch: touch });
+      const page = await context.newPage();
+      try {
+        if (!publicGroupId) {
+          await signUpAndVerify(page, testbed.server.origin, uniqueEmail("touch-learner"));
+          publicGroupId = await uploadFixturePair(page);
+        }
+        await page.goto(`${testbed.server.origin}/study/${encodeURIComponent(publicGroupId)}/session`);
+        await waitForHydration(page);
+        await page.getByRole("button", { name: "I got it Right" }).waitFor();
+        shortcutsShown.push(await page.getByRole("heading", { name: "Keyboard shortcuts" }).isVisible());
+      } finally {
+        await context.close();
+      }
+    }
+    expect(shortcutsShown).toEqual([true, false]);
+  });
+});
+
 describe.skipIf(!haveFixtures)("given a learner who previews a deck on a 390 px phone", () => {
   it("should show each pair as a card: number, box and action on one line, each sentence across the card, the table still a table", async () => {
     const context = await testbed.browser.newContext({ viewport: { width: 390, height: 844 } });
