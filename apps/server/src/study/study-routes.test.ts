@@ -34,6 +34,15 @@ async function pairsOf(
   return response.body.pairs;
 }
 
+/** An app that lets one address start 3 anonymous learners in 10 minutes, and a group in it. */
+async function groupWithThreeNewLearnersIn10Minutes() {
+  const limitedApp = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_NEW_LEARNER_RATE_LIMIT: "3/10m" }, clock });
+  const owner = createStudyTestClient(limitedApp);
+  await owner.signUp("owner@example.ch");
+  const groupId = (await uploadGroup(owner)).id;
+  return { limitedApp, owner, groupId, pairs: await pairsOf(owner, groupId) };
+}
+
 async function memorize(client: StudyTestClient, pairId: string) {
   for (let answer = 0; answer < 4; answer += 1) {
     const response = await client.post(`/api/subtitle-pairs/${pairId}/rate/`, { is_correct: true });
@@ -360,11 +369,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
     });
 
     it("should count study changes made without a learner cookie per address, and refuse them past the limit writing nothing", async () => {
-      const limitedApp = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_NEW_LEARNER_RATE_LIMIT: "3/10m" }, clock });
-      const owner = createStudyTestClient(limitedApp);
-      await owner.signUp("owner@example.ch");
-      const uploaded = await owner.upload();
-      const pairs = await pairsOf(owner, (uploaded.body.group as { id: string }).id);
+      const { limitedApp, owner, pairs } = await groupWithThreeNewLearnersIn10Minutes();
       const browser = createStudyTestClient(limitedApp);
       for (let rating = 0; rating < 5; rating += 1) expect((await browser.post(`/api/subtitle-pairs/${pairs[rating]?.id}/rate/`, { is_correct: true })).status).toBe(200);
       const script = createStudyTestClient(limitedApp);
@@ -387,18 +392,14 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
     });
 
     it("should count study changes with a made-up learner cookie per address, as without one, but not those of a learner whose unsigned cookie keeps records", async () => {
-      const limitedApp = createIdentityTestApp(testDatabase, { environment: { ACCOUNT_EMAIL_VERIFICATION: "none", STUDY_NEW_LEARNER_RATE_LIMIT: "3/10m" }, clock });
-      const owner = createStudyTestClient(limitedApp);
-      await owner.signUp("owner@example.ch");
-      const uploaded = await owner.upload();
-      const pairs = await pairsOf(owner, (uploaded.body.group as { id: string }).id);
+      const { limitedApp, groupId, pairs } = await groupWithThreeNewLearnersIn10Minutes();
       // A learner from before signatures: records under an unsigned id.
       const earlierLearner = createStudyTestClient(limitedApp);
       const earlierId = "EarlierLearnerAbcdefghijklmnop12";
       earlierLearner.cookies.set("learner_id", earlierId);
       await testDatabase.database
         .insertInto("study_progress")
-        .values({ learner_key: `anonymous:${earlierId}`, pair_id: pairs[1]?.id ?? "", group_id: (uploaded.body.group as { id: string }).id, box: 2, review_count: 1, correct_count: 1, studied_at: now.toISOString(), last_reviewed_at: now.toISOString(), due_at: now.toISOString(), updated_at: now.toISOString() })
+        .values({ learner_key: `anonymous:${earlierId}`, pair_id: pairs[1]?.id ?? "", group_id: groupId, box: 2, review_count: 1, correct_count: 1, studied_at: now.toISOString(), last_reviewed_at: now.toISOString(), due_at: now.toISOString(), updated_at: now.toISOString() })
         .execute();
       const script = createStudyTestClient(limitedApp);
       const rateWith = (learnerCookie: string) => {
@@ -416,7 +417,7 @@ describe.each(testDatabaseEngines)("given the study API on %s", (engine) => {
       expect(refused.body).toEqual({ error: tooManyNewLearnersMessage(600) });
       expect((await rateWith(`${madeUp(5)}.${"B".repeat(22)}`)).status).toBe(429);
       for (let rating = 0; rating < 3; rating += 1) expect((await earlierLearner.post(`/api/subtitle-pairs/${pairs[1]?.id}/rate/`, { is_correct: true })).status).toBe(200);
-      expect((await earlierLearner.get(`/api/subtitle-groups/${(uploaded.body.group as { id: string }).id}/pairs/`)).body.pairs[1].current_box).toBe(5);
+      expect((await earlierLearner.get(`/api/subtitle-groups/${groupId}/pairs/`)).body.pairs[1].current_box).toBe(5);
     });
 
     it("should refuse an anonymous learner's sixth memorization attempt with 403 and change nothing, but let a signed-in learner go on", async () => {
