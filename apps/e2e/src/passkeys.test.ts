@@ -70,6 +70,8 @@ describe("given Chromium's virtual authenticator", () => {
       await main.getByRole("textbox", { name: "Key name" }).fill("Blue key");
       await main.locator("form button[type=submit]").click();
       await page.waitForURL((url) => url.pathname === "/account/2fa/recovery-codes" || url.pathname === "/account/2fa/webauthn");
+      // Wherever the ceremony ends, the page says it worked.
+      await main.getByText(/^Blue key was added\./).waitFor();
 
       await signOutThroughTheMenu(page);
       await logInWithPassword(page, testbed.server.origin, email);

@@ -37,7 +37,7 @@ export function AddSecurityKeyPage() {
     });
     if (result?.status === 200) {
       const recoveryCodesGenerated = "meta" in result && result.meta?.recovery_codes_generated === true;
-      navigate(recoveryCodesGenerated ? "/account/2fa/recovery-codes" : "/account/2fa/webauthn");
+      navigate(recoveryCodesGenerated ? "/account/2fa/recovery-codes" : "/account/2fa/webauthn", { state: { securityKeyAdded: name.trim() } });
     }
   };
 

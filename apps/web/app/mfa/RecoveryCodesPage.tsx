@@ -71,12 +71,15 @@ export function RecoveryCodeList({ codes }: { codes: RecoveryCodesAuthenticator 
 export function RecoveryCodesPage() {
   const codes = useRecoveryCodes();
   const location = useLocation();
-  const totpJustActivated = (location.state as { totpJustActivated?: unknown } | null)?.totpJustActivated === true;
+  const arrivedFrom = location.state as { totpJustActivated?: unknown; securityKeyAdded?: unknown } | null;
+  const lead =
+    arrivedFrom?.totpJustActivated === true
+      ? "Your authenticator app is active. If you lose your phone, these codes sign you in instead: save them now."
+      : typeof arrivedFrom?.securityKeyAdded === "string"
+        ? `${arrivedFrom.securityKeyAdded} was added. If you lose it, these codes sign you in instead: save them now.`
+        : undefined;
   return (
-    <AccountPage
-      title="Recovery codes"
-      lead={totpJustActivated ? "Your authenticator app is active. If you lose your phone, these codes sign you in instead: save them now." : undefined}
-    >
+    <AccountPage title="Recovery codes" lead={lead}>
       {codes.state === "loading" ? <Spinner label="Loading your recovery codes" /> : null}
       {codes.state === "none" ? <p>You have no recovery codes.</p> : null}
       {codes.state === "failed" ? <p role="alert">Your recovery codes could not be loaded.</p> : null}

@@ -38,10 +38,10 @@ function fakeClient() {
 }
 
 /** The page as its route shows it: the loader's data, the client from the auth provider. */
-async function renderList(client: ReturnType<typeof fakeClient>) {
+async function renderList(client: ReturnType<typeof fakeClient>, arrivedWith?: { securityKeyAdded: string }) {
   const data = await loadAuthenticators(client);
   render(
-    <MemoryRouter>
+    <MemoryRouter initialEntries={[{ pathname: "/account/2fa/webauthn", state: arrivedWith }]}>
       <KnownConfiguration providers={[]} signedIn client={fakeAuthClient(client)}>
         <SecurityKeyList data={data} />
       </KnownConfiguration>
@@ -58,6 +58,15 @@ async function rename(from: string, to: string) {
 }
 
 describe("given the security-key list", () => {
+  it("should say that a key was added when the add page sends the visitor here, and say nothing otherwise", async () => {
+    await renderList(fakeClient(), { securityKeyAdded: "Laptop" });
+    expect((await screen.findByRole("status")).textContent).toBe("Laptop was added. You can now use it to sign in.");
+    cleanup();
+    await renderList(fakeClient());
+    await screen.findByRole("table");
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+
   it("should list the keys with their kind and dates", async () => {
     await renderList(fakeClient());
     await screen.findByRole("table");

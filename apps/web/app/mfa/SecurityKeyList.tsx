@@ -1,5 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Badge, Button, Spinner } from "@atelier/ui";
 import type { WebAuthnAuthenticator } from "@atelier/auth";
 import { useAuthClient } from "@atelier/auth/react";
@@ -83,6 +83,8 @@ function keysOf(data: AuthenticatorsData): WebAuthnAuthenticator[] | undefined {
  */
 export function SecurityKeyList({ data }: { data: AuthenticatorsData }) {
   const client = useAuthClient();
+  // The add page's ceremony ends here: the page says it worked, as the row alone is easy to miss.
+  const addedName = (useLocation().state as { securityKeyAdded?: unknown } | null)?.securityKeyAdded;
   // The list the user changes optimistically starts from the loader's, and starts again from a newer one.
   const [keys, setKeys] = useState(() => keysOf(data));
   const [loadedFrom, setLoadedFrom] = useState(data);
@@ -135,6 +137,7 @@ export function SecurityKeyList({ data }: { data: AuthenticatorsData }) {
     <SecurityKeysFrame>
       {data.state === "failed" ? <p role="alert">Your security keys could not be loaded.</p> : null}
       <FormGeneralErrors errors={errors} />
+      {typeof addedName === "string" ? <p role="status">{addedName} was added. You can now use it to sign in.</p> : null}
       {keys && keys.length === 0 ? <p>You have not added a security key yet.</p> : null}
       {keys && keys.length > 0 ? (
         <table className="account-table">
