@@ -199,7 +199,7 @@ export type StudyHiddenPairTable = {
 
 /** A learner's Leitner record for one pair (`@atelier/leitner`'s `CardProgress`); no row means "new". */
 export type StudyProgressTable = {
-  /** "user:<user id>" or "anonymous:<learner_id cookie>". */
+  /** "user:<user id>" or "anonymous:<the learner id of a learner_id cookie>". */
   learner_key: string;
   pair_id: string;
   group_id: string;

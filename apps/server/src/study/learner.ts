@@ -45,7 +45,7 @@ export function readLearnerCookieValue(value: string | undefined, signingKey: st
   return timingSafeEqual(Buffer.from(signature), Buffer.from(signatureOf(id, signingKey))) ? { id, proof: "signed" } : null;
 }
 
-/** Who is studying: progress rows are keyed by `key` ("user:<id>" or "anonymous:<cookie>"). */
+/** Who is studying: progress rows are keyed by `key` ("user:<id>" or "anonymous:<learner id>", the id the `learner_id` cookie carries). */
 export type Learner =
   | { kind: "signed-in"; key: string; userId: string }
   | { kind: "anonymous"; key: string; cookie: string };

@@ -199,7 +199,7 @@ export function createStudyRoutes(options: StudyRoutesOptions): Hono {
     const learnerCookie = readLearnerCookie(c, learnerCookies);
     // An unsigned cookie (issued before signatures) names a learner only if records are kept under it: any other is a
     // made-up id, which would start a learner at every call as a missing cookie would.
-    const knownCookie = learnerCookie?.proof === "unsigned" && !(await keepsRecords(database, anonymousLearnerKey(learnerCookie.id))) ? null : learnerCookie;
+    const knownCookie = !user && learnerCookie?.proof === "unsigned" && !(await keepsRecords(database, anonymousLearnerKey(learnerCookie.id))) ? null : learnerCookie;
     const learnerKey = user ? userLearnerKey(user.id) : knownCookie === null ? null : anonymousLearnerKey(knownCookie.id);
     if (learnerKey !== null) {
       const decision = await (countedFor(user?.id ?? null) ?? studyCallLimiter.registerRequest(learnerKey));
