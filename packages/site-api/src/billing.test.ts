@@ -54,9 +54,19 @@ describe("given the billing client", () => {
   describe("when it loads the subscription status", () => {
     it("should GET /user/subscription-status with credentials", async () => {
       const { requests, fetchImplementation } = recordingFetch(() => json(200, activeStatus));
-      expect(await createBillingClient(siteHttpOver(fetchImplementation)).loadSubscriptionStatus()).toEqual({ status: "ok", data: activeStatus });
+      // A server that does not send `cancel_at_period_end` (the contract has no such field) renews.
+      expect(await createBillingClient(siteHttpOver(fetchImplementation)).loadSubscriptionStatus()).toEqual({
+        status: "ok",
+        data: { ...activeStatus, cancel_at_period_end: false, subscriptions: [{ ...activeStatus.subscriptions[0], cancel_at_period_end: false }] },
+      });
       expect(new URL(requests[0]!.url).pathname).toBe(BILLING_PATHS.subscriptionStatus);
       expect(requests[0]!.credentials).toBe("include");
+    });
+
+    it("should read Atelier's `cancel_at_period_end` of a plan cancelled in the portal", async () => {
+      const cancelled = { ...activeStatus, cancel_at_period_end: true, subscriptions: [{ ...activeStatus.subscriptions[0], cancel_at_period_end: true }] };
+      const { fetchImplementation } = recordingFetch(() => json(200, cancelled));
+      expect(await createBillingClient(siteHttpOver(fetchImplementation)).loadSubscriptionStatus()).toEqual({ status: "ok", data: cancelled });
     });
 
     it("should treat 401 (signed out) as no subscription, not an error", async () => {
