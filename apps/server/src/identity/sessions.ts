@@ -5,6 +5,7 @@ import { postgresPoolOf } from "../database/postgres-pool.ts";
 import { prepareQuery } from "../database/prepared-query.ts";
 import { batchPerTurn } from "../database/turn-batch.ts";
 import type { IdentitySessionTable } from "../database/schema.ts";
+import { pruneExpiredSessions } from "./identity-retention.ts";
 import { toEmailAddress, toUserAccount, type UserAccount } from "./email-addresses.ts";
 import type { AuthenticationRecord, PendingState } from "./flows.ts";
 import { identityTimeouts } from "./flows.ts";
@@ -232,7 +233,8 @@ export function createSessionStore(options: { database: AtelierDatabase }) {
     },
 
     async listUserSessions(userId: string, currentSessionId: string, now: Date): Promise<SessionListItem[]> {
-      await database.deleteFrom("identity_session").where("expires_at", "<=", now.toISOString()).execute();
+      // The listing does not filter by expiry: the expired sessions go first, as the hourly prune would take them.
+      await pruneExpiredSessions(database, now);
       const rows = await database
         .selectFrom("identity_session")
         .select(["id", "number", "ip", "user_agent", "created_at", "last_seen_at"])

@@ -33,6 +33,12 @@ function renderSession(config: object = { mode: "test", range: "all", cardCount:
   return renderStudyScreens(fakeClient as unknown as StudyClient, [sessionScreen], { pathname: "/study/g1/session", state: config, key: "k1" });
 }
 
+/** The card's "More" menu, a `<details>` element, and its summary. */
+function moreMenuOfCard() {
+  const summary = screen.getByLabelText("More actions for this card");
+  return { summary, menu: summary.closest("details") as HTMLDetailsElement };
+}
+
 describe("given the flashcard session", () => {
   beforeEach(() => {
     vi.clearAllMocks();
@@ -145,8 +151,7 @@ describe("given the flashcard session", () => {
   it("should close the More menu on Escape and focus its summary, without flipping, rating or moving the card", async () => {
     renderSession();
     await screen.findByText("Good morning");
-    const menuSummary = screen.getByLabelText("More actions for this card");
-    const menu = menuSummary.closest("details") as HTMLDetailsElement;
+    const { summary: menuSummary, menu } = moreMenuOfCard();
     menu.open = true;
     const deletePairButton = screen.getByRole("button", { name: "Delete pair" });
     deletePairButton.focus();
@@ -161,7 +166,7 @@ describe("given the flashcard session", () => {
   it("should leave Enter and Space on the More menu's summary to open it instead of flipping the card", async () => {
     renderSession();
     await screen.findByText("Good morning");
-    const menuSummary = screen.getByLabelText("More actions for this card");
+    const menuSummary = moreMenuOfCard().summary;
     menuSummary.focus();
     // `fireEvent` answers false when a listener prevented the key's default action, here the opening of the menu.
     expect(fireEvent.keyDown(menuSummary, { key: "Enter" })).toBe(true);
@@ -172,19 +177,19 @@ describe("given the flashcard session", () => {
   it("should close the More menu when its pair is deleted, the next card showing without it open", async () => {
     renderSession();
     await screen.findByText("Good morning");
-    (screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open = true;
+    moreMenuOfCard().menu.open = true;
     fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
     expect(await screen.findByText("Thank you")).toBeTruthy();
-    expect((screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open).toBe(false);
+    expect(moreMenuOfCard().menu.open).toBe(false);
   });
 
   it("should close the More menu when the learner goes to the next card", async () => {
     renderSession({ mode: "study", range: "all", cardCount: 20 });
     await screen.findByText("Good morning");
-    (screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open = true;
+    moreMenuOfCard().menu.open = true;
     fireEvent.click(screen.getByRole("button", { name: "Next" }));
     expect(await screen.findByText("Thank you")).toBeTruthy();
-    expect((screen.getByLabelText("More actions for this card").closest("details") as HTMLDetailsElement).open).toBe(false);
+    expect(moreMenuOfCard().menu.open).toBe(false);
   });
 
   it("should open 'Keep Up the Great Work!' when a rating answers 403", async () => {
