@@ -148,6 +148,29 @@ describe("given the flashcard session", () => {
     expect(fakeClient.deletePair).not.toHaveBeenCalled();
   });
 
+  it("should move focus to the card shown after a deletion and after its undo, and to Undo when no card is left", async () => {
+    renderSession();
+    await screen.findByText("Good morning");
+    const deletePairButton = screen.getByRole("button", { name: "Delete pair" });
+    deletePairButton.focus();
+    fireEvent.click(deletePairButton);
+    await screen.findByText("Thank you");
+    expect(document.activeElement?.classList.contains("flashcard")).toBe(true);
+    expect(document.activeElement?.textContent).toContain("Thank you");
+
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    await screen.findByText("Good morning");
+    expect(document.activeElement?.classList.contains("flashcard")).toBe(true);
+    expect(document.activeElement?.textContent).toContain("Good morning");
+
+    fakeClient.deletePair.mockResolvedValue({ status: "ok", data: undefined });
+    fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
+    await screen.findByText("Thank you");
+    fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
+    await vi.waitFor(() => expect(screen.queryByText("Thank you")).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Undo" }));
+  });
+
   it("should close the More menu on Escape and focus its summary, without flipping, rating or moving the card", async () => {
     renderSession();
     await screen.findByText("Good morning");

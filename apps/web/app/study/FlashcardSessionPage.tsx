@@ -223,6 +223,24 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
   };
 
   const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo({ studyClient, dispatch, reload, onError: setActionError });
+  // Deleting a pair or undoing it removes the focused button (the menu's, or Undo): focus goes to the card now shown,
+  // whose Space flips it, rather than to the page. With no card left, Undo is what there is to do.
+  const flashcardRef = useRef<HTMLButtonElement>(null);
+  const undoButtonRef = useRef<HTMLButtonElement>(null);
+  const focusShownCard = useRef(false);
+  useEffect(() => {
+    if (!focusShownCard.current) return;
+    focusShownCard.current = false;
+    (flashcardRef.current ?? undoButtonRef.current)?.focus();
+  });
+  const deletePairAndFocusNext = (pair: FlashcardPair, index: number) => {
+    focusShownCard.current = true;
+    deletePair(pair, index);
+  };
+  const undoDeletionAndFocusCard = () => {
+    focusShownCard.current = true;
+    undoDeletion();
+  };
 
   const summary = summarizeSession(answers, (box) => REVIEW_INTERVAL_DAYS_BY_BOX[box]);
   const everyCardAnswered = state.cards.length > 0 && summary.answered >= state.cards.length;
@@ -338,7 +356,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
       {pendingDeletion ? (
         <div className="study-undo" role="status">
           <span>Pair deleted.</span>
-          <Button size="small" variant="secondary" onClick={undoDeletion} aria-keyshortcuts="Z">
+          <Button ref={undoButtonRef} size="small" variant="secondary" onClick={undoDeletionAndFocusCard} aria-keyshortcuts="Z">
             Undo
           </Button>
         </div>
@@ -387,14 +405,14 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
             >
               <summary aria-label="More actions for this card">More</summary>
               <div className="flashcard-menu__items">
-                <Button size="small" variant="ghost" onClick={() => deletePair(card, state.index)}>
+                <Button size="small" variant="ghost" onClick={() => deletePairAndFocusNext(card, state.index)}>
                   Delete pair
                 </Button>
               </div>
             </details>
           </div>
 
-          <button type="button" className="flashcard" data-side={state.side} onClick={() => dispatch({ type: "flipped" })}>
+          <button ref={flashcardRef} type="button" className="flashcard" data-side={state.side} onClick={() => dispatch({ type: "flipped" })}>
             {/* The visible text is the button's name (WCAG 2.5.3); the hidden sentence says what pressing does. */}
             <span className="flashcard__side-label">{promptLanguage === "en" ? "Side A · English" : "Side B · Swedish"}</span>
             <span className="flashcard__text" lang={promptLanguage}>
