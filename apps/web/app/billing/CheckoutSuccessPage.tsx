@@ -1,6 +1,6 @@
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { Button } from "@atelier/ui";
-import { CHECKOUT_CANCELED_TEXT } from "./billing-meta.ts";
+import type { PricingNavigationState } from "./billing-meta.ts";
 
 export type CheckoutOutcome = "success" | "canceled" | "none";
 
@@ -11,7 +11,11 @@ export function checkoutOutcomeFromSearchParams(searchParams: URLSearchParams): 
   return "none";
 }
 
-/** /checkout-success (spec §2.3): the confirmation with a manage-billing button, the cancel text, or back to /pricing. */
+// One object for every render: `<Navigate>` navigates again whenever its state changes identity, and this page renders
+// again while /pricing's loader runs, which a new object each time would restart without end.
+const canceledCheckoutState: PricingNavigationState = { checkoutCanceled: true };
+
+/** /checkout-success (spec §2.3): the confirmation with a manage-billing button, or back to /pricing (with the cancel text when cancelled). */
 export function CheckoutSuccessPage() {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -34,15 +38,8 @@ export function CheckoutSuccessPage() {
         </section>
       );
     case "canceled":
-      return (
-        <section className="page page--narrow billing-page" aria-labelledby="checkout-result-heading">
-          <h1 id="checkout-result-heading">Checkout canceled</h1>
-          <p role="status">{CHECKOUT_CANCELED_TEXT}</p>
-          <div className="billing-actions">
-            <Link to="/pricing">See the plans</Link>
-          </div>
-        </section>
-      );
+      // Spec §2.3: a cancelled checkout goes back to the plans, where the cancel text is shown.
+      return <Navigate to="/pricing" replace state={canceledCheckoutState} />;
     case "none":
       return <Navigate to="/pricing" replace />;
     default:

@@ -106,6 +106,18 @@ describe("given a signed-out visitor on /pricing", () => {
     expect(screen.getByRole("alert").textContent).toBe("Failed to create checkout session: No such price");
   });
 
+  it("should show the spec's cancel text after a cancelled checkout, and not otherwise", async () => {
+    const { client } = fakeBillingClient({ "/user/pricing": jsonAnswer(200, { products }) });
+    renderPricing(client, false, { checkoutCanceled: true });
+    expect((await screen.findByRole("status")).textContent).toBe("Order canceled -- continue to shop around and checkout when you're ready.");
+    await screen.findAllByRole("article");
+    expect(screen.queryByRole("alert")).toBeNull();
+    cleanup();
+    renderPricing(client, false);
+    await screen.findAllByRole("article");
+    expect(screen.queryByText(/Order canceled/)).toBeNull();
+  });
+
   it("should show 'Loading the plans' until the plans are in", async () => {
     let answerPricing: () => void = () => undefined;
     const pricingAnswered = new Promise<void>((resolve) => (answerPricing = resolve));

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { Spinner } from "@atelier/ui";
 import { pricingErrorText, type BillingClient, type PricingInterval, type PricingProduct, type SubscriptionStatus } from "@atelier/site-api";
-import { PRICING_LOGIN_PATH, readCheckoutErrorFromState, type PriceNavigationState } from "./billing-meta.ts";
+import { CHECKOUT_CANCELED_TEXT, PRICING_LOGIN_PATH, readCheckoutCanceledFromState, readCheckoutErrorFromState, type PriceNavigationState } from "./billing-meta.ts";
 import { IntervalToggle } from "./IntervalToggle.tsx";
 import { PlanCard } from "./PlanCard.tsx";
 import { planCardState, productsForInterval, type PlanCardState } from "./plan-card-state.ts";
@@ -25,13 +25,19 @@ export async function loadPricing(client: BillingClient, signedIn: boolean | Pro
   return { state: "ready", products: pricing.data, isSignedIn: await signedIn, subscription };
 }
 
-/** The page's heading and the checkout's error, above the toggle and the cards. */
+/** The page's heading and what became of a checkout (its error, or its cancellation), above the toggle and the cards. */
 function PricingHeader() {
-  const checkoutError = readCheckoutErrorFromState(useLocation().state);
+  const navigationState: unknown = useLocation().state;
+  const checkoutError = readCheckoutErrorFromState(navigationState);
   return (
     <>
       <h1 id="pricing-heading">Pricing</h1>
       <p className="page-subtitle">Pick the plan that suits you; you can change or cancel it at any time.</p>
+      {readCheckoutCanceledFromState(navigationState) ? (
+        <p className="billing-notice" role="status">
+          {CHECKOUT_CANCELED_TEXT}
+        </p>
+      ) : null}
       {checkoutError ? (
         <p className="billing-error" role="alert">
           {checkoutError}

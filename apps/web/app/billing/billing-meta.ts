@@ -16,9 +16,13 @@ export interface PriceNavigationState {
   priceId?: string;
 }
 
-/** Navigation state of /pricing after a failed checkout: the error stays visible there (spec §8). */
+/**
+ * Navigation state of /pricing after a checkout: a failed one's error stays visible there (spec §8); a cancelled one
+ * was sent there from /checkout-success, which shows the cancel text (spec §2.3).
+ */
 export interface PricingNavigationState {
   checkoutError?: string;
+  checkoutCanceled?: boolean;
 }
 
 export function readPriceIdFromState(state: unknown): string | undefined {
@@ -31,6 +35,10 @@ export function readCheckoutErrorFromState(state: unknown): string | undefined {
   if (typeof state !== "object" || state === null) return undefined;
   const message = (state as PricingNavigationState).checkoutError;
   return typeof message === "string" && message !== "" ? message : undefined;
+}
+
+export function readCheckoutCanceledFromState(state: unknown): boolean {
+  return typeof state === "object" && state !== null && (state as PricingNavigationState).checkoutCanceled === true;
 }
 
 /** A renewal or expiry date, e.g. '14 March 2026'. */
