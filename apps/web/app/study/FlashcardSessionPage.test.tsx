@@ -163,6 +163,15 @@ describe("given the flashcard session", () => {
     expect(document.activeElement?.classList.contains("flashcard")).toBe(true);
     expect(document.activeElement?.textContent).toContain("Good morning");
 
+    fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
+    await screen.findByText("Thank you");
+    const undoButton = screen.getByRole("button", { name: "Undo" });
+    undoButton.focus();
+    fireEvent.keyDown(undoButton, { key: "z" });
+    await screen.findByText("Good morning");
+    expect(document.activeElement?.classList.contains("flashcard")).toBe(true);
+    expect(document.activeElement?.textContent).toContain("Good morning");
+
     fakeClient.deletePair.mockResolvedValue({ status: "ok", data: undefined });
     fireEvent.click(screen.getByRole("button", { name: "Delete pair" }));
     await screen.findByText("Thank you");

@@ -223,8 +223,8 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
   };
 
   const { pendingDeletion, deletePair, undoDeletion } = usePairDeletionWithUndo({ studyClient, dispatch, reload, onError: setActionError });
-  // Deleting a pair or undoing it removes the focused button (the menu's, or Undo): focus goes to the card now shown,
-  // whose Space flips it, rather than to the page. With no card left, Undo is what there is to do.
+  // Deleting a pair or undoing it (button or Z) removes the focused button (the menu's, or Undo): focus goes to the
+  // card now shown, whose Space flips it, rather than to the page. With no card left, Undo is what there is to do.
   const flashcardRef = useRef<HTMLButtonElement>(null);
   const undoButtonRef = useRef<HTMLButtonElement>(null);
   const focusShownCard = useRef(false);
@@ -238,6 +238,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
     deletePair(pair, index);
   };
   const undoDeletionAndFocusCard = () => {
+    if (!pendingDeletion) return;
     focusShownCard.current = true;
     undoDeletion();
   };
@@ -283,7 +284,7 @@ export function FlashcardSessionPage({ groupId, data, reload }: { groupId: strin
           break;
         case "z":
         case "Z":
-          undoDeletion();
+          undoDeletionAndFocusCard();
           break;
         case "c":
         case "C":
