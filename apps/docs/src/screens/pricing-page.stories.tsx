@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, userEvent, within } from "storybook/test";
 import type { PricingProduct, SubscriptionStatus } from "@atelier/site-api";
 import { fakeBillingClient, jsonAnswer } from "../../../web/app/billing/billing-test-support.tsx";
+import type { PricingNavigationState } from "../../../web/app/billing/billing-meta.ts";
 import { loadPricing, PricingLoading, PricingPage } from "../../../web/app/billing/PricingPage.tsx";
 import { RouteStory } from "./route-story.tsx";
 import "../../../web/app/app.css";
@@ -34,7 +35,8 @@ const plusSubscriber: SubscriptionStatus = {
   plan: "Plus",
   is_active: true,
   expires_at: NOW / 1000 + 11.5 * 86_400,
-  subscriptions: [{ subscription_id: "sub_1", plan: "Plus", is_active: true, expires_at: NOW / 1000 + 11.5 * 86_400, product_id: "plus", amount_in_cents: 900 }],
+  cancel_at_period_end: false,
+  subscriptions: [{ subscription_id: "sub_1", plan: "Plus", is_active: true, expires_at: NOW / 1000 + 11.5 * 86_400, cancel_at_period_end: false, product_id: "plus", amount_in_cents: 900 }],
 };
 
 interface PricingStoryArgs {
@@ -43,11 +45,13 @@ interface PricingStoryArgs {
   pricingFails?: boolean;
   /** The loader never finishes: the route's first-visit fallback. */
   loading?: boolean;
+  /** The navigation state /pricing is reached with: from a cancelled checkout, or a failed one. */
+  arrival?: PricingNavigationState;
 }
 
 const meta = {
   title: "Screens/Pricing/Page",
-  render: ({ subscription, pricingFails = false, loading = false }) => {
+  render: ({ subscription, pricingFails = false, loading = false, arrival }) => {
     const { client } = fakeBillingClient({
       "/user/pricing": pricingFails ? () => new Response("", { status: 503, statusText: "Service Unavailable" }) : jsonAnswer(200, { products }),
       "/user/subscription-status": jsonAnswer(200, subscription ?? {}),
@@ -55,7 +59,7 @@ const meta = {
     return (
       <RouteStory
         path="/pricing"
-        initialEntry="/pricing"
+        initialEntry={{ pathname: "/pricing", state: arrival }}
         load={() => (loading ? new Promise<never>(() => undefined) : loadPricing(client, subscription !== undefined))}
         Screen={({ data }) => <PricingPage data={data} now={() => NOW} />}
         Loading={PricingLoading}
@@ -100,6 +104,27 @@ export const SubscriberPhoneDark: Story = {
   play: async ({ canvasElement }) => {
     await expect(await within(canvasElement).findByText("Current plan")).toBeVisible();
     await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390);
+  },
+};
+
+// Spec §2.3: /checkout-success sends a cancelled checkout here, with the cancel text above the plans.
+export const AfterCanceledCheckoutPhoneDark: Story = {
+  args: { arrival: { checkoutCanceled: true } },
+  globals: { viewport: { value: "phone390" }, theme: "dark" },
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await expect(await page.findAllByRole("button", { name: "Choose plan" })).toHaveLength(3);
+    await expect(page.getByText("Order canceled -- continue to shop around and checkout when you're ready.")).toHaveAttribute("role", "status");
+    await expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(390);
+  },
+};
+
+export const FailedCheckout: Story = {
+  args: { arrival: { checkoutError: "Failed to create checkout session: No such price" } },
+  play: async ({ canvasElement }) => {
+    const page = within(canvasElement);
+    await expect(await page.findAllByRole("button", { name: "Choose plan" })).toHaveLength(3);
+    await expect(page.getByRole("alert").textContent).toBe("Failed to create checkout session: No such price");
   },
 };
 
